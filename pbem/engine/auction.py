@@ -1,0 +1,296 @@
+"""The initial purchase of private companies, 1830 Classic (1.2 and C-2.2).
+
+Round keys: ``current`` (whose buy-bid turn), ``passes`` (consecutive passes),
+``bids`` ({private: {player: amount}} in the order made), ``auction`` (None or
+the auction between bidders: private, order, leader, high, current, passes),
+``must_buy`` (SV at $0: the current player must take it), ``pending_par`` (the
+BO owner must set the B&O par value now).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import Ctx, money, player_cash, require
+from .errors import RulesError
+from .state import BANK, GameState, player_holder
+from .titles import hooks_for
+
+MIN_RAISE = 5
+
+
+def new_auction_round(first: str) -> dict[str, Any]:
+    return {
+        "kind": "auction", "current": first, "passes": 0, "bids": {}, "auction": None,
+        "must_buy": False, "pending_par": None,
+    }
+
+
+def unsold(state: GameState) -> list[str]:
+    """Unsold private companies, cheapest first."""
+    return [
+        p.sym for p in state.rules.privates_by_value()
+        if state.privates[p.sym].owner == BANK and not state.privates[p.sym].closed
+    ]
+
+
+def committed(state: GameState, name: str, except_private: str | None = None) -> int:
+    """Money ``name`` has set aside for bids (1.2.1)."""
+    return sum(
+        bids[name] for sym, bids in state.round.get("bids", {}).items()
+        if name in bids and sym != except_private
+    )
+
+
+def available(state: GameState, name: str, except_private: str | None = None) -> int:
+    return player_cash(state, name) - committed(state, name, except_private)
+
+
+def best_bid(state: GameState, sym: str) -> int | None:
+    bids = state.round.get("bids", {}).get(sym, {})
+    return max(bids.values()) if bids else None
+
+
+def minimum_bid(state: GameState, sym: str) -> int:
+    """At least $5 over the face value or over the best bid (1.2.1)."""
+    best = best_bid(state, sym)
+    return (best if best is not None else state.rules.private(sym).value) + MIN_RAISE
+
+
+# -- decisions ------------------------------------------------------------------------
+
+
+def decide(ctx: Ctx, action: dict[str, Any]) -> None:
+    state, actor, kind = ctx.state, ctx.actor, action["type"]
+    rnd = state.round
+    if rnd["pending_par"]:
+        owner, corp = rnd["pending_par"]["player"], rnd["pending_par"]["corp"]
+        require(actor == owner, f"{owner} must first set the par value of {corp}.")
+        require(kind == "par", f"You received the {corp} president's certificate: set its par "
+                f"value first, e.g. par {corp} 100.", "1830 5.2")
+        hooks_for(state).par_free_president(ctx, action)
+        ctx.round_set(pending_par=None)
+        continue_after_sale(ctx)
+        return
+    if rnd["auction"]:
+        decide_in_auction(ctx, action)
+        return
+    require(actor == rnd["current"], f"It is {rnd['current']}'s turn in the private auction, "
+            f"not {actor}'s.")
+    if kind == "buy_private":
+        buy_cheapest(ctx, action.get("private"))
+    elif kind == "bid":
+        place_bid(ctx, action.get("private"), action["amount"])
+    elif kind == "pass":
+        require(not rnd["must_buy"], f"The {unsold(state)[0]} costs $0 now: you must take it "
+                "(buy).", "1830 1.2.3")
+        pass_turn(ctx)
+    else:
+        raise RulesError("In the private auction you may buy the cheapest private company, "
+                         "bid on another one, or pass.", "1830 1.2")
+
+
+def buy_cheapest(ctx: Ctx, sym: str | None) -> None:
+    state, actor = ctx.state, ctx.actor
+    cheapest = unsold(state)[0]
+    price = state.privates[cheapest].price
+    if sym is not None and sym != cheapest:
+        require(sym in unsold(state), f"{sym} is not for sale any more.")
+        raise RulesError(f"Only the cheapest private company can be bought outright: "
+                         f"buy {cheapest} for {money(price)}; bid on {sym} instead "
+                         f"(at least {money(minimum_bid(state, sym))}).", "1830 1.2")
+    require(available(state, actor) >= price,
+            f"{cheapest} costs {money(price)} and you have {money(available(state, actor))} "
+            "not set aside for bids.", "1830 1.2")
+    ctx.log(f"{actor} buys {cheapest} for {money(price)}.")
+    sell_private(ctx, cheapest, actor, price)
+    left = state.left_of(actor)
+    ctx.emit("priority", player=left)
+    ctx.round_set(passes=0, must_buy=False, current=left)
+    if not state.round["pending_par"]:
+        continue_after_sale(ctx)
+
+
+def sell_private(ctx: Ctx, sym: str, buyer: str, price: int) -> None:
+    ctx.pay(player_holder(buyer), BANK, price)
+    ctx.emit("private", sym=sym, owner=player_holder(buyer))
+    ctx.emit("bids_cleared", private=sym)
+    hooks_for(ctx.state).on_private_bought(ctx, sym, buyer)
+
+
+def place_bid(ctx: Ctx, sym: str | None, amount: int) -> None:
+    state, actor = ctx.state, ctx.actor
+    left = unsold(state)
+    require(sym is not None, "Name the private company you bid on, e.g. bid "
+            f"{left[-1]} {minimum_bid(state, left[-1])}.")
+    assert sym is not None
+    require(sym in left, f"{sym} is not for sale any more.")
+    require(sym != left[0], f"{sym} is the cheapest private company: buy it for "
+            f"{money(state.privates[sym].price)} rather than bid.", "1830 1.2")
+    low = minimum_bid(state, sym)
+    require(amount >= low, f"The minimum bid for {sym} is {money(low)}.", "1830 1.2.1")
+    free = available(state, actor, except_private=sym)
+    require(amount <= free, f"You cannot bid {money(amount)}: you have {money(free)} not set "
+            "aside for other bids.", "1830 1.2.1")
+    ctx.emit("bid", private=sym, player=actor, amount=amount)
+    ctx.log(f"{actor} bids {money(amount)} for {sym}.")
+    ctx.round_set(passes=0, current=state.left_of(actor))
+
+
+def pass_turn(ctx: Ctx) -> None:
+    state, actor = ctx.state, ctx.actor
+    passes = state.round["passes"] + 1
+    ctx.log(f"{actor} passes.")
+    if passes < len(state.players):
+        ctx.round_set(passes=passes, current=state.left_of(actor))
+        return
+    cheapest = unsold(state)[0]
+    first = state.rules.privates_by_value()[0].sym
+    if cheapest == first:
+        price = max(0, state.privates[first].price - MIN_RAISE)
+        ctx.emit("private_price", sym=first, price=price)
+        ctx.log(f"Everybody passed: the price of {first} drops to {money(price)}.")
+        ctx.round_set(passes=0, current=state.left_of(actor), must_buy=price == 0)
+        return
+    ctx.log("Everybody passed: the private companies pay their revenue.")
+    pay_private_revenue(ctx)
+    ctx.round_set(passes=0, current=state.priority)
+
+
+def pay_private_revenue(ctx: Ctx) -> None:
+    state = ctx.state
+    for p in state.rules.privates_by_value():
+        private = state.privates[p.sym]
+        if private.owner != BANK and not private.closed:
+            ctx.pay(BANK, private.owner, p.revenue)
+            ctx.log(f"{p.sym} pays {money(p.revenue)} to {private.owner.split(':', 1)[1]}.")
+
+
+# -- resolving bids -------------------------------------------------------------------
+
+
+def continue_after_sale(ctx: Ctx) -> None:
+    """After a private is sold: resolve bids on the next cheapest (1.2.2), start an
+    auction, or, when all are sold, start the first stock round."""
+    state = ctx.state
+    while True:
+        left = unsold(state)
+        if not left:
+            from .rounds import start_first_stock_round
+
+            start_first_stock_round(ctx)
+            return
+        bids = state.round["bids"].get(left[0], {})
+        if not bids:
+            ctx.round_set(current=state.priority)
+            return
+        if len(bids) == 1:
+            (bidder, amount), = bids.items()
+            ctx.log(f"{bidder} is the only bidder for {left[0]} and buys it for {money(amount)}.")
+            sell_private(ctx, left[0], bidder, amount)
+            if state.round["pending_par"]:
+                return
+            continue
+        start_bidder_auction(ctx, left[0], bids)
+        return
+
+
+def start_bidder_auction(ctx: Ctx, sym: str, bids: dict[str, int]) -> None:
+    state = ctx.state
+    lowest = min(bids, key=lambda name: bids[name])
+    leader = max(bids, key=lambda name: bids[name])
+    order = [name for name in state.clockwise_from(lowest) if name in bids]
+    ctx.round_set(auction={"private": sym, "order": order, "leader": leader,
+                           "high": bids[leader], "current": lowest, "passes": 0})
+    ctx.log(f"Auction for {sym} between {', '.join(order)}: {leader} leads with "
+            f"{money(bids[leader])}; {lowest} bids first.")
+
+
+def next_bidder(auction: dict[str, Any], after: str) -> str:
+    order = auction["order"]
+    i = order.index(after)
+    for step in range(1, len(order) + 1):
+        name = order[(i + step) % len(order)]
+        if name != auction["leader"]:
+            return name
+    return after
+
+
+def decide_in_auction(ctx: Ctx, action: dict[str, Any]) -> None:
+    state, actor = ctx.state, ctx.actor
+    auction = dict(state.round["auction"])
+    sym = auction["private"]
+    require(actor == auction["current"], f"The auction for {sym} waits for "
+            f"{auction['current']}, not {actor}.")
+    kind = action["type"]
+    if kind == "bid":
+        named = action.get("private")
+        require(named in (None, sym), f"The auction is for {sym}; bid on {named} later.")
+        low = auction["high"] + MIN_RAISE
+        require(action["amount"] >= low, f"The minimum bid for {sym} is {money(low)}.",
+                "1830 1.2.2")
+        free = available(state, actor, except_private=sym)
+        require(action["amount"] <= free, f"You cannot bid {money(action['amount'])}: you "
+                f"have {money(free)} not set aside for other bids.", "1830 1.2.1")
+        ctx.emit("bid", private=sym, player=actor, amount=action["amount"])
+        ctx.log(f"{actor} bids {money(action['amount'])} for {sym}.")
+        auction.update(leader=actor, high=action["amount"], passes=0)
+        auction["current"] = next_bidder(auction, actor)
+        ctx.round_set(auction=auction)
+    elif kind == "pass":
+        ctx.log(f"{actor} passes in the auction for {sym}.")
+        auction["passes"] += 1
+        if auction["passes"] >= len(auction["order"]) - 1:
+            win_auction(ctx, auction)
+            return
+        auction["current"] = next_bidder(auction, actor)
+        ctx.round_set(auction=auction)
+    else:
+        raise RulesError(f"In the auction for {sym} you may bid (at least "
+                         f"{money(auction['high'] + MIN_RAISE)}) or pass.", "1830 1.2.2")
+
+
+def win_auction(ctx: Ctx, auction: dict[str, Any]) -> None:
+    """The high bidder buys; the priority deal card does not move (1.2.2)."""
+    sym, leader, high = auction["private"], auction["leader"], auction["high"]
+    ctx.log(f"{leader} wins the auction and buys {sym} for {money(high)}.")
+    ctx.round_set(auction=None)
+    sell_private(ctx, sym, leader, high)
+    if not ctx.state.round["pending_par"]:
+        continue_after_sale(ctx)
+
+
+# -- what may be done -------------------------------------------------------------------
+
+
+def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    """Who may act and the moves each may make (see pbem.engine.game.legal_moves)."""
+    rnd = state.round
+    if rnd["pending_par"]:
+        owner, corp = rnd["pending_par"]["player"], rnd["pending_par"]["corp"]
+        return {owner: [{"action": {"type": "par", "corp": corp, "price": p}}
+                        for p in state.rules.market.par_prices]}
+    if rnd["auction"]:
+        auction = rnd["auction"]
+        name, sym = auction["current"], auction["private"]
+        low, high = auction["high"] + MIN_RAISE, available(state, name, except_private=sym)
+        moves: list[dict[str, Any]] = [{"action": {"type": "pass"}}]
+        if high >= low:
+            moves.insert(0, {"action": {"type": "bid", "private": None, "amount": low},
+                             "min": low, "max": high})
+        return {name: moves}
+    name = rnd["current"]
+    left = unsold(state)
+    cheapest = left[0]
+    moves = []
+    if available(state, name) >= state.privates[cheapest].price:
+        moves.append({"action": {"type": "buy_private", "private": cheapest},
+                      "price": state.privates[cheapest].price})
+    if not rnd["must_buy"]:
+        for sym in left[1:]:
+            low, high = minimum_bid(state, sym), available(state, name, except_private=sym)
+            if high >= low:
+                moves.append({"action": {"type": "bid", "private": sym, "amount": low},
+                              "min": low, "max": high})
+        moves.append({"action": {"type": "pass"}})
+    return {name: moves}

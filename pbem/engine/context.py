@@ -1,0 +1,60 @@
+"""The decision context: a scratch copy of the state that records facts as they happen.
+
+``decide`` works on a clone; every change goes through ``emit``, which applies the
+fact to the clone at once (so later rules see the new state) and records it.
+Rebuilding a game applies the recorded facts in order to reach the same state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import RulesError
+from .facts import Fact, apply
+from .state import GameState, player_holder
+
+
+class Ctx:
+    def __init__(self, state: GameState, actor: str) -> None:
+        self.state = state
+        self.actor = actor
+        self.facts: list[Fact] = []
+        self.lines: list[str] = []
+
+    # -- recording -------------------------------------------------------------
+    def emit(self, kind: str, **data: Any) -> None:
+        fact: Fact = {"f": kind, **data}
+        apply(self.state, fact)
+        self.facts.append(fact)
+
+    def log(self, line: str) -> None:
+        self.lines.append(line)
+
+    # -- common facts ------------------------------------------------------------
+    def pay(self, payer: str, payee: str, amount: int) -> None:
+        """Move ``amount`` dollars; the bank may go below zero (paid on paper, 7.0)."""
+        if amount:
+            self.emit("cash", **{"from": payer, "to": payee, "amount": amount})
+
+    def move_cert(self, corp: str, index: int, to: str) -> None:
+        self.emit("cert", corp=corp, index=index, to=to)
+
+    def round_set(self, **values: Any) -> None:
+        self.emit("round_set", values=values)
+
+    def new_round(self, round_: dict[str, Any]) -> None:
+        self.emit("round_new", round=round_)
+
+
+def require(condition: bool, message: str, rule: str | None = None) -> None:
+    """Refuse the command with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise RulesError(message, rule)
+
+
+def player_cash(state: GameState, name: str) -> int:
+    return state.cash_of(player_holder(name))
+
+
+def money(amount: int) -> str:
+    return f"-${-amount}" if amount < 0 else f"${amount}"

@@ -1,0 +1,139 @@
+"""Facts: the state changes a command caused.  ``apply`` only mutates, never checks.
+
+Every fact is a plain JSON-serialisable dict with the key ``"f"`` naming its kind.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from .state import BANK, GameState, holder_name
+
+Fact = dict[str, Any]
+
+
+def _set_cash(state: GameState, holder: str, delta: int) -> None:
+    if holder == BANK:
+        state.bank += delta
+        return
+    kind, name = holder.split(":", 1)
+    if kind == "p":
+        state.player(name).cash += delta
+    else:
+        state.corps[name].cash += delta
+
+
+def _cash(state: GameState, fact: Fact) -> None:
+    _set_cash(state, fact["from"], -fact["amount"])
+    _set_cash(state, fact["to"], fact["amount"])
+
+
+def _cert(state: GameState, fact: Fact) -> None:
+    state.corps[fact["corp"]].certs[fact["index"]] = fact["to"]
+
+
+def _private(state: GameState, fact: Fact) -> None:
+    state.privates[fact["sym"]].owner = fact["owner"]
+
+
+def _private_price(state: GameState, fact: Fact) -> None:
+    state.privates[fact["sym"]].price = fact["price"]
+
+
+def _private_closed(state: GameState, fact: Fact) -> None:
+    state.privates[fact["sym"]].closed = True
+
+
+def _place_token(state: GameState, corp: str, row: int, col: int) -> None:
+    state.arrivals += 1
+    c = state.corps[corp]
+    c.cell = (row, col)
+    c.arrival = state.arrivals
+
+
+def _par(state: GameState, fact: Fact) -> None:
+    state.corps[fact["corp"]].par = fact["price"]
+    _place_token(state, fact["corp"], fact["row"], fact["col"])
+
+
+def _market(state: GameState, fact: Fact) -> None:
+    """A share value token moves; arriving in a cell it goes under those there (4.5)."""
+    cell = state.corps[fact["corp"]].cell
+    if cell is not None and tuple(cell) == (fact["row"], fact["col"]):
+        return
+    _place_token(state, fact["corp"], fact["row"], fact["col"])
+
+
+def _corp_set(state: GameState, fact: Fact) -> None:
+    corp = state.corps[fact["corp"]]
+    for key, value in fact["values"].items():
+        setattr(corp, key, copy.deepcopy(value))
+
+
+def _priority(state: GameState, fact: Fact) -> None:
+    state.priority = fact["player"]
+
+
+def _phase(state: GameState, fact: Fact) -> None:
+    state.phase = fact["name"]
+
+
+def _round_new(state: GameState, fact: Fact) -> None:
+    state.round = copy.deepcopy(fact["round"])
+
+
+def _round_set(state: GameState, fact: Fact) -> None:
+    for key, value in fact["values"].items():
+        state.round[key] = copy.deepcopy(value)
+
+
+def _bid(state: GameState, fact: Fact) -> None:
+    bids = state.round.setdefault("bids", {}).setdefault(fact["private"], {})
+    bids.pop(fact["player"], None)  # a raised bid moves to the end (latest)
+    bids[fact["player"]] = fact["amount"]
+
+
+def _bids_cleared(state: GameState, fact: Fact) -> None:
+    state.round.get("bids", {}).pop(fact["private"], None)
+
+
+def _train_sold(state: GameState, fact: Fact) -> None:
+    state.trains_sold[fact["train"]] = state.trains_sold.get(fact["train"], 0) + 1
+
+
+def _game_over(state: GameState, fact: Fact) -> None:
+    state.finished = True
+    state.result = copy.deepcopy(fact["result"])
+
+
+APPLIERS: dict[str, Callable[[GameState, Fact], None]] = {
+    "cash": _cash,
+    "cert": _cert,
+    "private": _private,
+    "private_price": _private_price,
+    "private_closed": _private_closed,
+    "par": _par,
+    "market": _market,
+    "corp": _corp_set,
+    "priority": _priority,
+    "phase": _phase,
+    "round_new": _round_new,
+    "round_set": _round_set,
+    "bid": _bid,
+    "bids_cleared": _bids_cleared,
+    "train_sold": _train_sold,
+    "game_over": _game_over,
+}
+
+
+def apply(state: GameState, fact: Fact) -> None:
+    """Mutate ``state`` by one fact."""
+    APPLIERS[fact["f"]](state, fact)
+
+
+def describe_holder(holder: str) -> str:
+    return {"ipo": "the initial offering", "pool": "the bank pool", "bank": "the bank"}.get(
+        holder, holder_name(holder)
+    )

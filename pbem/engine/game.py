@@ -1,0 +1,151 @@
+"""The engine's public face: create, decide, apply, rebuild, and list legal moves."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import auction, operating, stock
+from .context import Ctx, require
+from .errors import RulesError, SetupError
+from .facts import Fact, apply
+from .shares import check_float, check_presidency, may_exceed_share_limit, ordinary_indexes
+from .state import IPO, POOL, GameState, initial_state, player_holder
+from .title import load_title
+
+ENGINE_VERSION = "1"
+
+ROUNDS = {"auction": auction, "stock": stock, "operating": operating}
+
+
+@dataclass
+class Decision:
+    facts: list[Fact]
+    log: list[str] = field(default_factory=list)
+
+
+def seat_players(names: list[str], seed: int, seating: str) -> list[str]:
+    """Seat order: as given ("fixed"), or shuffled by the game's seed ("random", C-2.1)."""
+    order = list(names)
+    if seating == "random":
+        random.Random(seed).shuffle(order)
+    return order
+
+
+def check_players(title: str, names: list[str]) -> None:
+    rules = load_title(title)
+    if not rules.min_players <= len(names) <= rules.max_players:
+        raise SetupError(f"{title} is for {rules.min_players} to {rules.max_players} players, "
+                         f"not {len(names)}.")
+    lowered = [n.lower() for n in names]
+    if len(set(lowered)) != len(lowered):
+        raise SetupError("Each player needs a different name.")
+    reserved = {s.lower() for s in rules.corporations} | {s.lower() for s in rules.privates}
+    for name in names:
+        if not name or not name.replace("-", "").replace("_", "").isalnum():
+            raise SetupError(f"'{name}' is not a usable player name: use letters and digits.")
+        if name.lower() in reserved or name.lower() in {"bank", "pool", "ipo", "referee"}:
+            raise SetupError(f"'{name}' is a name used by the game; choose another player name.")
+
+
+def new_game(title: str, seated: list[str], seed: int, options: dict[str, str]) -> GameState:
+    """The state before the first command, players in seat order (the first has priority)."""
+    check_players(title, seated)
+    state = initial_state(title, seated, seed, load_title(title).resolve_options(options))
+    state.round = auction.new_auction_round(seated[0])
+    return state
+
+
+def decide(state: GameState, actor: str, action: dict[str, Any]) -> Decision:
+    """The facts ``action`` by ``actor`` produces, or a RulesError saying why not.
+
+    ``state`` is not changed.
+    """
+    if state.finished:
+        raise RulesError("The game is over.")
+    if actor not in state.names:
+        raise RulesError(f"{actor} is not a player in this game.")
+    ctx = Ctx(state.clone(), actor)
+    if action["type"] == "exchange":
+        exchange(ctx, action["private"])
+    else:
+        ROUNDS[state.round["kind"]].decide(ctx, action)
+    return Decision(ctx.facts, ctx.lines)
+
+
+def apply_facts(state: GameState, facts: list[Fact]) -> None:
+    for fact in facts:
+        apply(state, fact)
+
+
+def exchange(ctx: Ctx, sym: str) -> None:
+    """MH for a 10% NYC share, in one's stock-round turn or between turns (appendix)."""
+    state, actor = ctx.state, ctx.actor
+    private = state.privates.get(sym)
+    corp = state.rules.private(sym).extra.get("exchange_for") if private else None
+    require(private is not None and corp is not None, f"{sym} cannot be exchanged for a share.")
+    assert private is not None and corp is not None
+    require(private.owner == player_holder(actor) and not private.closed,
+            f"You do not own {sym}.")
+    require(state.round["kind"] != "auction", f"{sym} can be exchanged once the private "
+            "auction is over.", "1830 appendix")
+    holder = player_holder(actor)
+    pct = state.percent(corp, holder) + state.rules.ordinary_percent
+    require(pct <= state.rules.player_share_limit or may_exceed_share_limit(state, corp),
+            f"You already hold {pct - 10}% of {corp}.", "1830 appendix")
+    source = IPO if ordinary_indexes(state, corp, IPO) else POOL
+    indexes = ordinary_indexes(state, corp, source)
+    require(bool(indexes), f"There is no {corp} share in the initial offering or the bank pool.",
+            "1830 appendix")
+    ctx.move_cert(corp, indexes[0], holder)
+    ctx.emit("private_closed", sym=sym)
+    ctx.log(f"{actor} exchanges {sym} for a 10% share of {corp}; {sym} closes.")
+    check_presidency(ctx, corp)
+    check_float(ctx, corp)
+
+
+def exchange_moves(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    moves: dict[str, list[dict[str, Any]]] = {}
+    if state.round.get("kind") == "auction" or state.finished:
+        return moves
+    for sym, private in state.privates.items():
+        if private.closed or not private.owner.startswith("p:"):
+            continue
+        if "exchange_for" not in state.rules.private(sym).extra:
+            continue
+        actor = private.owner[2:]
+        try:
+            decide(state, actor, {"type": "exchange", "private": sym})
+        except RulesError:
+            continue
+        moves.setdefault(actor, []).append({"action": {"type": "exchange", "private": sym}})
+    return moves
+
+
+def legal_moves(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    """For each player who may act now, the moves they may make.
+
+    A move is ``{"action": {...}}`` plus, where an amount or count is free, ``min``
+    and ``max``, and where money changes hands, ``price``.
+    """
+    if state.finished:
+        return {}
+    moves = ROUNDS[state.round["kind"]].legal(state)
+    for name, extra in exchange_moves(state).items():
+        moves.setdefault(name, []).extend(extra)
+    return moves
+
+
+def to_act(state: GameState) -> list[str]:
+    """The players the game is waiting for (not counting optional out-of-turn moves)."""
+    if state.finished:
+        return []
+    return list(ROUNDS[state.round["kind"]].legal(state))
+
+
+def rebuild(state: GameState, fact_lists: list[list[Fact]]) -> GameState:
+    """Apply the stored facts of each event in order to a fresh state."""
+    for facts in fact_lists:
+        apply_facts(state, facts)
+    return state

@@ -1,0 +1,164 @@
+"""The state of one game: plain data, rebuilt by applying facts.
+
+Holders are strings: ``"bank"``, ``"ipo"`` (initial offering), ``"pool"`` (bank
+pool), ``"p:<player>"`` and ``"c:<corporation>"``.  The round is a plain dict
+whose keys depend on its ``kind`` (see pbem.engine.rounds).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .title import Title, load_title
+
+BANK, IPO, POOL = "bank", "ipo", "pool"
+
+
+def player_holder(name: str) -> str:
+    return f"p:{name}"
+
+
+def corp_holder(sym: str) -> str:
+    return f"c:{sym}"
+
+
+def holder_name(holder: str) -> str:
+    """The player or corporation behind a holder string ("p:Alice" -> "Alice")."""
+    return holder.split(":", 1)[1] if ":" in holder else holder
+
+
+@dataclass
+class Player:
+    name: str
+    cash: int
+
+
+@dataclass
+class Corporation:
+    sym: str
+    #: holder of each certificate; index 0 is the president's certificate
+    certs: list[str]
+    par: int | None = None
+    cell: tuple[int, int] | None = None
+    #: arrival number in its market cell: lower arrived earlier and lies on top
+    arrival: int = 0
+    floated: bool = False
+    funded: bool = False
+    cash: int = 0
+    operated: bool = False
+    trains: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Private:
+    sym: str
+    price: int
+    owner: str = BANK
+    closed: bool = False
+
+
+@dataclass
+class GameState:
+    title: str
+    options: dict[str, str]
+    seed: int
+    players: list[Player]
+    corps: dict[str, Corporation]
+    privates: dict[str, Private]
+    bank: int
+    priority: str
+    phase: str | None = None  # None: the private auction (the rulebook's phase 1)
+    round: dict[str, Any] = field(default_factory=dict)
+    arrivals: int = 0
+    trains_sold: dict[str, int] = field(default_factory=dict)
+    finished: bool = False
+    result: dict[str, Any] | None = None
+
+    # -- lookups -------------------------------------------------------------
+    @property
+    def rules(self) -> Title:
+        return load_title(self.title)
+
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def left_of(self, name: str, steps: int = 1) -> str:
+        names = self.names
+        return names[(names.index(name) + steps) % len(names)]
+
+    def clockwise_from(self, name: str) -> list[str]:
+        """All players starting with ``name``, clockwise."""
+        names = self.names
+        i = names.index(name)
+        return names[i:] + names[:i]
+
+    def cash_of(self, holder: str) -> int:
+        if holder == BANK:
+            return self.bank
+        kind, name = holder.split(":", 1)
+        return self.player(name).cash if kind == "p" else self.corps[name].cash
+
+    def percent(self, corp: str, holder: str) -> int:
+        rules = self.rules
+        total = 0
+        for i, h in enumerate(self.corps[corp].certs):
+            if h == holder:
+                total += rules.president_percent if i == 0 else rules.ordinary_percent
+        return total
+
+    def cert_indexes(self, corp: str, holder: str) -> list[int]:
+        return [i for i, h in enumerate(self.corps[corp].certs) if h == holder]
+
+    def president(self, corp: str) -> str | None:
+        holder = self.corps[corp].certs[0]
+        return holder_name(holder) if holder.startswith("p:") else None
+
+    def price(self, corp: str) -> int | None:
+        cell = self.corps[corp].cell
+        if cell is None:
+            return None
+        found = self.rules.market.cell(*cell)
+        return found.price if found else None
+
+    def zone(self, corp: str) -> str:
+        cell = self.corps[corp].cell
+        if cell is None:
+            return "plain"
+        found = self.rules.market.cell(*cell)
+        return found.zone if found else "plain"
+
+    def privates_of(self, holder: str) -> list[str]:
+        return [p.sym for p in self.privates.values() if p.owner == holder and not p.closed]
+
+    # -- copying and comparing -------------------------------------------------
+    def clone(self) -> GameState:
+        return copy.deepcopy(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def initial_state(title: str, names: list[str], seed: int, options: dict[str, str]) -> GameState:
+    """The state before the first command: ``names`` in seat order, first holds priority."""
+    rules = load_title(title)
+    cash = rules.starting_cash[len(names)]
+    n_certs = 1 + rules.ordinary_shares
+    return GameState(
+        title=title,
+        options=dict(options),
+        seed=seed,
+        players=[Player(name, cash) for name in names],
+        corps={sym: Corporation(sym, [IPO] * n_certs) for sym in rules.corporations},
+        privates={p.sym: Private(p.sym, p.value) for p in rules.privates.values()},
+        bank=rules.bank_cash - cash * len(names),
+        priority=names[0],
+    )

@@ -1,0 +1,419 @@
+"""Stock rounds (1830 4.0-5.4).
+
+Round keys: ``number``, ``current``, ``passes`` (consecutive), ``last_actor`` (last
+player to buy or sell), ``turn`` ({bought, sold: [corps in order], acted}), ``sold``
+({player: [corps sold this round]}), ``proposal`` (a private sale awaiting an answer).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import market
+from .context import Ctx, money, player_cash, require
+from .errors import RulesError
+from .shares import (
+    certificate_count,
+    certificate_limit,
+    check_float,
+    check_presidency,
+    corp_counts_toward_limit,
+    limit_problems,
+    may_exceed_share_limit,
+    new_president,
+    ordinary_indexes,
+    pool_certificates,
+    share_units,
+    swap_presidency,
+)
+from .state import BANK, IPO, POOL, GameState, player_holder
+
+SR_RULE = "1830 5"
+
+
+def new_stock_round(number: int, first: str) -> dict[str, Any]:
+    return {
+        "kind": "stock", "number": number, "current": first, "passes": 0, "last_actor": None,
+        "turn": new_turn(), "sold": {}, "proposal": None,
+    }
+
+
+def new_turn() -> dict[str, Any]:
+    return {"bought": False, "sold": [], "acted": False}
+
+
+def turn_order_rule(state: GameState) -> str:
+    return state.options.get("stock_turn", "sell-buy-sell")
+
+
+# -- buying -------------------------------------------------------------------------------
+
+
+def may_buy_now(state: GameState) -> str | None:
+    """Why the current player may not buy now, or None."""
+    turn = state.round["turn"]
+    if turn["bought"]:
+        return "You have already bought a certificate this turn."
+    if turn["sold"] and turn_order_rule(state) == "buy-sell":
+        return "In this game you may not buy after selling in the same turn."
+    return None
+
+
+def buy_blockers(state: GameState, name: str, corp: str, count: int, counted: bool) -> str | None:
+    """Why ``name`` may not take ``count`` more shares of ``corp``, or None (4.3, 5.2)."""
+    if corp in state.round["sold"].get(name, []):
+        return f"You sold {corp} this stock round, so you may not buy it again until the next."
+    holder = player_holder(name)
+    rules = state.rules
+    pct = state.percent(corp, holder) + count * rules.ordinary_percent
+    if pct > rules.player_share_limit and not may_exceed_share_limit(state, corp):
+        return (f"That would give you {pct}% of {corp}; a player may hold at most "
+                f"{rules.player_share_limit}% unless its share value is in the orange or "
+                "brown zone.")
+    if counted:
+        after, limit = certificate_count(state, name) + count, certificate_limit(state)
+        if after > limit:
+            return f"That would give you {after} certificates; the limit is {limit}."
+    return None
+
+
+def place_par_token(ctx: Ctx, corp: str, price: int) -> None:
+    rules = ctx.state.rules
+    cell = rules.market.par_cell(price)
+    pars = ", ".join(f"${p}" for p in rules.market.par_prices)
+    require(cell is not None, f"{money(price)} is not a par value; choose one of {pars}.",
+            "1830 4.2")
+    assert cell is not None
+    ctx.emit("par", corp=corp, price=price, row=cell.row, col=cell.col)
+    ctx.log(f"{corp} is parred at {money(price)}.")
+
+
+def par(ctx: Ctx, corp: str, price: int) -> None:
+    state, actor = ctx.state, ctx.actor
+    c = state.corps[corp]
+    require(c.par is None and c.certs[0] == IPO,
+            f"{corp} already has a par value; buy a share with: buy {corp}.", "1830 5.2")
+    blocked = may_buy_now(state)
+    require(blocked is None, blocked or "", "1830 5.0")
+    cost = 2 * price
+    require(state.rules.market.par_cell(price) is not None, f"{money(price)} is not a par value; "
+            f"choose one of {', '.join('$%d' % p for p in state.rules.market.par_prices)}.",
+            "1830 4.2")
+    require(player_cash(state, actor) >= cost, f"The {corp} president's certificate at par "
+            f"{money(price)} costs {money(cost)}; you have {money(player_cash(state, actor))}.",
+            "1830 5.2")
+    problem = buy_blockers(state, actor, corp, 2, counted=False)
+    require(problem is None, problem or "", "1830 4.3")
+    after, limit = certificate_count(state, actor) + 1, certificate_limit(state)
+    require(after <= limit, f"That would give you {after} certificates; the limit is {limit}.",
+            "1830 4.3")
+    place_par_token(ctx, corp, price)
+    ctx.pay(player_holder(actor), BANK, cost)
+    ctx.move_cert(corp, 0, player_holder(actor))
+    ctx.log(f"{actor} buys the {corp} president's certificate for {money(cost)}.")
+    after_buy(ctx, corp)
+
+
+def choose_source(state: GameState, corp: str, source: str | None) -> str:
+    if source is not None:
+        return IPO if source == "ipo" else POOL
+    return IPO if ordinary_indexes(state, corp, IPO) else POOL
+
+
+def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
+    state, actor = ctx.state, ctx.actor
+    c = state.corps[corp]
+    require(c.par is not None, f"{corp} has no par value yet: buy its president's certificate "
+            f"first, e.g. par {corp} {state.rules.market.par_prices[-1]}.", "1830 5.2")
+    blocked = may_buy_now(state)
+    require(blocked is None, blocked or "", "1830 5.0")
+    where = choose_source(state, corp, source)
+    place = "the initial offering" if where == IPO else "the bank pool"
+    available = ordinary_indexes(state, corp, where)
+    require(count >= 1, "Buy at least one share.")
+    require(bool(available), f"There is no {corp} share in {place}.", "1830 5.2")
+    if count > 1:
+        multi = state.rules.zone_allows(state.zone(corp), "multi_buy")
+        from_ipo_ok = state.options.get("brown_buy") == "pool-and-ipo"
+        require(multi and (where == POOL or from_ipo_ok),
+                f"You may buy several shares at once only from the bank pool of a corporation "
+                f"whose share value is in the brown zone; {corp} is at ${state.price(corp)}.",
+                "1830 4.4")
+        require(len(available) >= count, f"There are only {len(available)} {corp} shares in "
+                f"{place}.")
+    price = c.par if where == IPO else state.price(corp)
+    assert price is not None
+    cost = price * count
+    require(player_cash(state, actor) >= cost, f"{count} {corp} share{'s' if count > 1 else ''} "
+            f"from {place} cost {money(cost)}; you have {money(player_cash(state, actor))}.",
+            "1830 5.2")
+    problem = buy_blockers(state, actor, corp, count, corp_counts_toward_limit(state, corp))
+    require(problem is None, problem or "", "1830 4.3")
+    for index in available[:count]:
+        ctx.move_cert(corp, index, player_holder(actor))
+    ctx.pay(player_holder(actor), BANK, cost)
+    shares = f"{count} shares" if count > 1 else "a share"
+    ctx.log(f"{actor} buys {shares} of {corp} from {place} for {money(cost)}.")
+    after_buy(ctx, corp)
+
+
+def after_buy(ctx: Ctx, corp: str) -> None:
+    check_presidency(ctx, corp)
+    check_float(ctx, corp)
+    ctx.round_set(turn={**ctx.state.round["turn"], "bought": True, "acted": True},
+                  last_actor=ctx.actor)
+    maybe_end_turn(ctx)
+
+
+def maybe_end_turn(ctx: Ctx) -> None:
+    """After buying, the turn ends by itself when nothing more may be done in it."""
+    state, actor = ctx.state, ctx.actor
+    if not sell_options(state, actor) or turn_order_rule(state) == "sell-buy":
+        end_turn(ctx)
+
+
+# -- selling ----------------------------------------------------------------------------------
+
+
+def may_sell_now(state: GameState) -> str | None:
+    if state.round["number"] == 1:
+        return "No certificates may be sold in the first stock round."
+    turn = state.round["turn"]
+    if turn["bought"] and turn_order_rule(state) == "sell-buy":
+        return "In this game you may not sell after buying in the same turn."
+    return None
+
+
+def sale_blocker(state: GameState, name: str, corp: str, count: int) -> str | None:
+    """Why ``name`` may not sell ``count`` shares of ``corp`` now, or None (5.1)."""
+    holder = player_holder(name)
+    c = state.corps[corp]
+    held = share_units(state, corp, holder)
+    if held == 0:
+        return f"You hold no {corp} shares."
+    if count < 1:
+        return "Sell at least one share."
+    if count > held:
+        return f"You hold only {held} {corp} share{'s' if held > 1 else ''}."
+    if c.par is None:
+        return f"{corp} shares cannot be sold before {corp} has a par value."
+    pool = pool_certificates(state, corp)
+    limit = state.rules.pool_certificate_limit
+    if pool + count > limit:
+        return (f"The bank pool may hold at most {limit} {corp} certificates; it has {pool}, "
+                f"so you may sell at most {limit - pool}.")
+    if c.certs[0] == holder:
+        remaining = (held - count) * state.rules.ordinary_percent
+        ordinary = len(ordinary_indexes(state, corp, holder))
+        if count > ordinary:
+            others = [
+                state.percent(corp, player_holder(n)) for n in state.names if n != name
+            ]
+            best = max(others, default=0)
+            if best < state.rules.president_percent or best <= remaining:
+                return (f"You may not sell the {corp} president's certificate: no other player "
+                        "holds enough shares to take over the presidency.")
+    return None
+
+
+def sell_options(state: GameState, name: str) -> dict[str, int]:
+    """The most shares of each corporation ``name`` may sell now."""
+    if may_sell_now(state) is not None:
+        return {}
+    options = {}
+    for corp in state.corps:
+        for count in range(share_units(state, corp, player_holder(name)), 0, -1):
+            if sale_blocker(state, name, corp, count) is None:
+                options[corp] = count
+                break
+    return options
+
+
+def sell(ctx: Ctx, sales: list[dict[str, Any]]) -> None:
+    state = ctx.state
+    blocked = may_sell_now(state)
+    require(blocked is None, blocked or "", "1830 5.1")
+    seen = [s["corp"] for s in sales]
+    require(len(seen) == len(set(seen)), "Name each corporation once in a sale.")
+    for sale in sales:
+        sell_block(ctx, sale["corp"], sale["count"])
+    ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=ctx.actor)
+
+
+def sell_block(ctx: Ctx, corp: str, count: int) -> None:
+    """Sell ``count`` shares of one corporation; the price drops after the whole block."""
+    state, actor = ctx.state, ctx.actor
+    problem = sale_blocker(state, actor, corp, count)
+    require(problem is None, problem or "", "1830 5.1")
+    holder = player_holder(actor)
+    price = state.price(corp)
+    assert price is not None
+    if state.corps[corp].certs[0] == holder:
+        remaining = state.percent(corp, holder) - count * state.rules.ordinary_percent
+        successor = _successor_after_sale(state, actor, corp, remaining)
+        if successor:
+            swap_presidency(ctx, corp, actor, successor)
+    for index in ordinary_indexes(state, corp, holder)[:count]:
+        ctx.move_cert(corp, index, POOL)
+    ctx.pay(BANK, holder, price * count)
+    shares = f"{count} shares" if count > 1 else "a share"
+    ctx.log(f"{actor} sells {shares} of {corp} for {money(price * count)}.")
+    market.move(ctx, corp, "down", count)
+    sold = dict(state.round["sold"])
+    sold[actor] = sorted(set(sold.get(actor, [])) | {corp})
+    turn = state.round["turn"]
+    ctx.round_set(sold=sold, turn={**turn, "sold": turn["sold"] + [corp]})
+
+
+def _successor_after_sale(state: GameState, seller: str, corp: str, remaining: int) -> str | None:
+    best, best_pct = None, remaining
+    for name in state.clockwise_from(seller)[1:]:
+        pct = state.percent(corp, player_holder(name))
+        if pct > best_pct:
+            best, best_pct = name, pct
+    return best
+
+
+# -- private companies between players (3.1) ------------------------------------------------------
+
+
+def propose_private_sale(ctx: Ctx, sym: str, seller: str, buyer: str, price: int) -> None:
+    state = ctx.state
+    require(state.round["number"] > 1, "Private companies may not change hands between players "
+            "in the first stock round.", "1830 3.1")
+    require(state.phase is not None and state.rules.phase(state.phase).name in ("2", "3", "4"),
+            "Private companies are closed from phase 5 on.", "1830 3.2")
+    require(sym in state.privates and not state.privates[sym].closed,
+            f"{sym} is not an open private company.")
+    require(state.privates[sym].owner == player_holder(seller), f"{seller} does not own {sym}.")
+    require(buyer != seller and buyer in state.names, f"{buyer} is not another player.")
+    require(price >= 0, "The price must be at least $0.")
+    require(player_cash(state, buyer) >= price, f"{buyer} does not have {money(price)}.")
+    require(certificate_count(state, buyer) < certificate_limit(state),
+            f"{buyer} is at the certificate limit.", "1830 4.3")
+    answer_by = buyer if ctx.actor == seller else seller
+    ctx.round_set(proposal={"private": sym, "seller": seller, "buyer": buyer, "price": price,
+                            "proposer": ctx.actor, "answer_by": answer_by})
+    ctx.log(f"{ctx.actor} proposes: {sym} from {seller} to {buyer} for {money(price)}; "
+            f"{answer_by} may accept or decline.")
+
+
+def answer_proposal(ctx: Ctx, accepted: bool) -> None:
+    state = ctx.state
+    prop = state.round["proposal"]
+    ctx.round_set(proposal=None)
+    if not accepted:
+        ctx.log(f"{ctx.actor} declines.")
+        return
+    sym, seller, buyer, price = prop["private"], prop["seller"], prop["buyer"], prop["price"]
+    require(player_cash(state, buyer) >= price, f"{buyer} no longer has {money(price)}.")
+    ctx.pay(player_holder(buyer), player_holder(seller), price)
+    ctx.emit("private", sym=sym, owner=player_holder(buyer))
+    ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
+    ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=prop["proposer"])
+
+
+# -- passing and the end of the round --------------------------------------------------------------
+
+
+def pass_or_done(ctx: Ctx) -> None:
+    state, actor = ctx.state, ctx.actor
+    problems = limit_problems(state, actor)
+    if problems and sell_options(state, actor):
+        raise RulesError(f"{'; '.join(problems)}: sell enough certificates before ending your "
+                         "turn.", "1830 4.3")
+    if state.round["turn"]["acted"]:
+        ctx.log(f"{actor} ends the turn.")
+        end_turn(ctx)
+        return
+    ctx.log(f"{actor} passes.")
+    passes = state.round["passes"] + 1
+    if passes >= len(state.players):
+        from .rounds import end_stock_round
+
+        end_stock_round(ctx)
+        return
+    ctx.round_set(passes=passes, current=state.left_of(actor), turn=new_turn())
+
+
+def end_turn(ctx: Ctx) -> None:
+    state = ctx.state
+    ctx.round_set(passes=0, current=state.left_of(ctx.actor), turn=new_turn())
+
+
+# -- dispatch ---------------------------------------------------------------------------------------
+
+
+def decide(ctx: Ctx, action: dict[str, Any]) -> None:
+    state, actor, kind = ctx.state, ctx.actor, action["type"]
+    rnd = state.round
+    if rnd["proposal"]:
+        prop = rnd["proposal"]
+        require(actor == prop["answer_by"] and kind in ("accept", "decline"),
+                f"{prop['answer_by']} must first accept or decline the sale of "
+                f"{prop['private']} for {money(prop['price'])}.")
+        answer_proposal(ctx, kind == "accept")
+        return
+    require(actor == rnd["current"], f"It is {rnd['current']}'s turn in stock round "
+            f"{rnd['number']}, not {actor}'s.")
+    if kind == "par":
+        par(ctx, action["corp"], action["price"])
+    elif kind == "buy_share":
+        buy_share(ctx, action["corp"], action.get("source"), action.get("count", 1))
+    elif kind == "sell":
+        sell(ctx, action["sales"])
+    elif kind == "sell_private":
+        propose_private_sale(ctx, action["private"], actor, action["to"], action["price"])
+    elif kind == "buy_private" and action.get("from"):
+        propose_private_sale(ctx, action["private"], action["from"], actor, action["price"])
+    elif kind == "pass":
+        pass_or_done(ctx)
+    else:
+        raise RulesError("In a stock round you may par a corporation, buy a share, sell "
+                         "shares, sell a private company to another player, or pass.", SR_RULE)
+
+
+def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    rnd = state.round
+    if rnd["proposal"]:
+        prop = rnd["proposal"]
+        return {prop["answer_by"]: [{"action": {"type": "accept"}},
+                                    {"action": {"type": "decline"}}]}
+    name = rnd["current"]
+    moves: list[dict[str, Any]] = []
+    if may_buy_now(state) is None:
+        moves += buy_moves(state, name)
+    for corp, most in sell_options(state, name).items():
+        moves.append({"action": {"type": "sell", "sales": [{"corp": corp, "count": 1}]},
+                      "min": 1, "max": most})
+    if not (limit_problems(state, name) and sell_options(state, name)):
+        moves.append({"action": {"type": "pass"}})
+    return {name: moves}
+
+
+def buy_moves(state: GameState, name: str) -> list[dict[str, Any]]:
+    moves: list[dict[str, Any]] = []
+    cash = player_cash(state, name)
+    for corp, c in state.corps.items():
+        if c.par is None and c.certs[0] == IPO:
+            for price in state.rules.market.par_prices:
+                if cash >= 2 * price and buy_blockers(state, name, corp, 2, False) is None and \
+                        certificate_count(state, name) < certificate_limit(state):
+                    moves.append({"action": {"type": "par", "corp": corp, "price": price},
+                                  "price": 2 * price})
+            continue
+        if c.par is None:
+            continue
+        counted = corp_counts_toward_limit(state, corp)
+        if buy_blockers(state, name, corp, 1, counted) is not None:
+            continue
+        for where, price in ((IPO, c.par), (POOL, state.price(corp))):
+            assert price is not None
+            if ordinary_indexes(state, corp, where) and cash >= price:
+                source = "ipo" if where == IPO else "pool"
+                moves.append({"action": {"type": "buy_share", "corp": corp, "source": source,
+                                         "count": 1}, "price": price})
+    return moves
+
+
+__all__ = ["new_president", "new_stock_round", "decide", "legal", "place_par_token"]

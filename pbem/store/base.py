@@ -1,0 +1,123 @@
+"""The connection, transactions and small helpers shared by the Store mixins."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Self
+
+from sqlite_utils import Database
+
+from .errors import StoreBusy, UnknownGame
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON spelling of a value: sorted keys, no spaces, UTF-8 kept, no NaN."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+class StoreBase:
+    """Owns the sqlite-utils Database and the transaction discipline.
+
+    Writes go through ``transaction()``: the outermost block runs
+    ``BEGIN IMMEDIATE`` (so it takes the write lock before it reads anything,
+    and concurrent writers queue on the busy timeout instead of failing on a
+    stale snapshot), inner blocks are savepoints inside it.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._depth = 0
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self.db.conn
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions -------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[Self]:
+        """All writes in the block commit together or not at all.
+
+        The outermost block is ``BEGIN IMMEDIATE ... COMMIT`` (``ROLLBACK`` when
+        an exception leaves the block). A nested block joins the outer
+        transaction as a savepoint: nothing is committed before the outer block
+        ends; if an exception leaves the inner block, its own writes are undone
+        (and, if the exception also leaves the outer block, everything is).
+        """
+        if self._depth == 0 and not self.conn.in_transaction:
+            yield from self._outer()
+        else:
+            yield from self._savepoint()
+
+    def _outer(self) -> Iterator[Self]:
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise StoreBusy() from exc
+            raise
+        self._depth += 1
+        try:
+            yield self
+        except BaseException:
+            self._depth -= 1
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+        self._depth -= 1
+        try:
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+
+    def _savepoint(self) -> Iterator[Self]:
+        name = f"pbem_store_{self._depth}"
+        self.conn.execute(f"SAVEPOINT {name}")
+        self._depth += 1
+        try:
+            yield self
+        except BaseException:
+            self._depth -= 1
+            # An error may already have ended the whole transaction.
+            if self.conn.in_transaction:
+                self.conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                self.conn.execute(f"RELEASE SAVEPOINT {name}")
+            raise
+        self._depth -= 1
+        self.conn.execute(f"RELEASE SAVEPOINT {name}")
+
+    # -- reading ------------------------------------------------------------
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        cursor = self.conn.execute(sql, tuple(params))
+        keys = [d[0] for d in cursor.description]
+        return [dict(zip(keys, row, strict=True)) for row in cursor.fetchall()]
+
+    def _row(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    def _require_game(self, game_id: int) -> None:
+        if self._row("SELECT 1 AS x FROM games WHERE id = ?", [game_id]) is None:
+            raise UnknownGame(game_id)

@@ -1,0 +1,125 @@
+"""Games and their players."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .base import StoreBase, canonical_json
+from .errors import StoreError, UnknownGame, UnknownPlayer
+
+GAME_STATUSES = ("active", "paused", "finished")
+NOTIFY_MODES = ("every", "round", "turn")
+
+
+def _decode_game(row: dict[str, Any]) -> dict[str, Any]:
+    row["options"] = json.loads(row["options"])
+    return row
+
+
+class GamesMixin(StoreBase):
+    def create_game(
+        self,
+        title: str,
+        options: Mapping[str, Any],
+        seed: int,
+        engine_version: str,
+        rules_version: str,
+        created: str,
+        referee: str | None = None,
+    ) -> int:
+        """Record a new active game and return its id."""
+        with self.transaction():
+            table = self.db.table("games")
+            table.insert(
+                {
+                    "title": title,
+                    "options": canonical_json(dict(options)),
+                    "seed": seed,
+                    "engine_version": engine_version,
+                    "rules_version": rules_version,
+                    "status": "active",
+                    "created": created,
+                    "referee": referee,
+                }
+            )
+            game_id = table.last_rowid
+        assert game_id is not None
+        return game_id
+
+    def game(self, game_id: int) -> dict[str, Any]:
+        """The game row with ``options`` decoded; ``UnknownGame`` if there is none."""
+        row = self._row("SELECT * FROM games WHERE id = ?", [game_id])
+        if row is None:
+            raise UnknownGame(game_id)
+        return _decode_game(row)
+
+    def set_status(self, game_id: int, status: str) -> None:
+        if status not in GAME_STATUSES:
+            raise StoreError(
+                f"A game cannot be {status!r}; it is one of {', '.join(GAME_STATUSES)}."
+            )
+        with self.transaction():
+            self._require_game(game_id)
+            self.conn.execute("UPDATE games SET status = ? WHERE id = ?", [status, game_id])
+
+    # -- players ------------------------------------------------------------
+
+    def add_player(self, game_id: int, seat: int, name: str, email: str, key_hash: str) -> None:
+        """Seat a player. Names are unique in a game, ignoring case."""
+        with self.transaction():
+            self._require_game(game_id)
+            for player in self.players(game_id):
+                if player["seat"] == seat:
+                    raise StoreError(
+                        f"Seat {seat} of game #{game_id} is already taken by {player['name']}."
+                    )
+                if player["name"].casefold() == name.casefold():
+                    raise StoreError(
+                        f"Game #{game_id} already has a player called {player['name']}; "
+                        "please choose another name."
+                    )
+            self.db.table("players").insert(
+                {
+                    "game_id": game_id,
+                    "seat": seat,
+                    "name": name,
+                    "email": email,
+                    "key_hash": key_hash,
+                    "notify": "every",
+                }
+            )
+
+    def players(self, game_id: int) -> list[dict[str, Any]]:
+        """The players of a game, by seat."""
+        return self._rows("SELECT * FROM players WHERE game_id = ? ORDER BY seat", [game_id])
+
+    def player(self, game_id: int, seat: int) -> dict[str, Any]:
+        row = self._row("SELECT * FROM players WHERE game_id = ? AND seat = ?", [game_id, seat])
+        if row is None:
+            self._require_game(game_id)
+            raise UnknownPlayer(game_id, seat)
+        return row
+
+    def set_player_email(self, game_id: int, seat: int, email: str) -> None:
+        self._update_player(game_id, seat, "email", email)
+
+    def set_player_key_hash(self, game_id: int, seat: int, key_hash: str) -> None:
+        self._update_player(game_id, seat, "key_hash", key_hash)
+
+    def set_notify(self, game_id: int, seat: int, notify: str) -> None:
+        if notify not in NOTIFY_MODES:
+            raise StoreError(
+                f"Notification mode {notify!r} does not exist; use one of "
+                f"{', '.join(NOTIFY_MODES)}."
+            )
+        self._update_player(game_id, seat, "notify", notify)
+
+    def _update_player(self, game_id: int, seat: int, column: str, value: str) -> None:
+        with self.transaction():
+            self.player(game_id, seat)  # raises if missing
+            self.conn.execute(
+                f"UPDATE players SET {column} = ? WHERE game_id = ? AND seat = ?",
+                [value, game_id, seat],
+            )

@@ -1,0 +1,186 @@
+"""The inbox (every inbound message, stored raw before processing) and the outbox
+(every outgoing message, with a stable Message-ID, until it is sent).
+
+Times are ISO 8601 strings given by the caller; use one format (UTC) throughout so
+that ``outbox_due`` can compare them as text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .base import StoreBase
+from .errors import StoreError
+
+INBOX_STATUSES = ("new", "processed", "ignored", "dead", "discarded")
+OUTBOX_STATUSES = ("pending", "sent", "failed")
+
+
+class InboxAdded(NamedTuple):
+    id: int
+    new: bool  # False: the message was already stored (same UID or same Message-ID)
+
+
+class MailQueueMixin(StoreBase):
+    # -- inbox --------------------------------------------------------------
+
+    def inbox_add(
+        self,
+        mailbox: str | None,
+        uidvalidity: int | None,
+        uid: int | None,
+        message_id: str | None,
+        raw: bytes,
+        received: str,
+    ) -> InboxAdded:
+        """Store an inbound message once.
+
+        When a row with the same (mailbox, uidvalidity, uid), or the same
+        non-empty Message-ID, exists already, nothing is written and that row's
+        id is returned with ``new=False``; its status says whether it still
+        needs processing.
+        """
+        with self.transaction():
+            existing = None
+            if uid is not None:
+                existing = self._row(
+                    "SELECT id FROM inbox WHERE mailbox IS ? AND uidvalidity IS ? AND uid = ?",
+                    [mailbox, uidvalidity, uid],
+                )
+            if existing is None and message_id:
+                existing = self._row(
+                    "SELECT id FROM inbox WHERE message_id = ? ORDER BY id LIMIT 1", [message_id]
+                )
+            if existing is not None:
+                return InboxAdded(int(existing["id"]), False)
+            table = self.db.table("inbox")
+            table.insert(
+                {
+                    "mailbox": mailbox,
+                    "uidvalidity": uidvalidity,
+                    "uid": uid,
+                    "message_id": message_id,
+                    "raw": raw,
+                    "received": received,
+                    "status": "new",
+                }
+            )
+            assert table.last_rowid is not None
+            return InboxAdded(table.last_rowid, True)
+
+    def inbox_get(self, inbox_id: int) -> dict[str, Any]:
+        row = self._row("SELECT * FROM inbox WHERE id = ?", [inbox_id])
+        if row is None:
+            raise StoreError(f"There is no inbound message #{inbox_id}.")
+        return row
+
+    def inbox_set_status(
+        self,
+        inbox_id: int,
+        status: str,
+        *,
+        error: str | None = None,
+        game_id: int | None = None,
+        processed: str | None = None,
+    ) -> None:
+        """Set the status; also record the error, the game and the processing time
+        (each only when given)."""
+        _check_status("an inbound message", status, INBOX_STATUSES)
+        with self.transaction():
+            self.inbox_get(inbox_id)
+            self.conn.execute(
+                """UPDATE inbox SET status = ?,
+                       error = COALESCE(?, error),
+                       game_id = COALESCE(?, game_id),
+                       processed = COALESCE(?, processed)
+                   WHERE id = ?""",
+                [status, error, game_id, processed, inbox_id],
+            )
+
+    def inbox_list(self, status: str | None = None) -> list[dict[str, Any]]:
+        """Inbound messages, oldest first, all or those with one status."""
+        if status is None:
+            return self._rows("SELECT * FROM inbox ORDER BY id")
+        _check_status("an inbound message", status, INBOX_STATUSES)
+        return self._rows("SELECT * FROM inbox WHERE status = ? ORDER BY id", [status])
+
+    # -- outbox -------------------------------------------------------------
+
+    def outbox_add(
+        self,
+        message_id: str,
+        game_id: int | None,
+        recipient: str,
+        subject: str,
+        raw: bytes,
+        created: str,
+    ) -> int:
+        """Queue a message, due at once. Adding a Message-ID that is already queued
+        writes nothing and returns the existing id (the Message-ID is stable)."""
+        with self.transaction():
+            existing = self._row("SELECT id FROM outbox WHERE message_id = ?", [message_id])
+            if existing is not None:
+                return int(existing["id"])
+            table = self.db.table("outbox")
+            table.insert(
+                {
+                    "message_id": message_id,
+                    "game_id": game_id,
+                    "recipient": recipient,
+                    "subject": subject,
+                    "raw": raw,
+                    "status": "pending",
+                    "attempts": 0,
+                    "next_attempt": created,
+                    "created": created,
+                }
+            )
+            assert table.last_rowid is not None
+            return table.last_rowid
+
+    def outbox_get(self, outbox_id: int) -> dict[str, Any]:
+        row = self._row("SELECT * FROM outbox WHERE id = ?", [outbox_id])
+        if row is None:
+            raise StoreError(f"There is no outgoing message #{outbox_id}.")
+        return row
+
+    def outbox_due(self, now: str) -> list[dict[str, Any]]:
+        """Pending messages whose next attempt is at or before ``now``, oldest first."""
+        return self._rows(
+            """SELECT * FROM outbox WHERE status = 'pending' AND next_attempt <= ?
+               ORDER BY next_attempt, id""",
+            [now],
+        )
+
+    def outbox_mark_sent(self, outbox_id: int, sent: str) -> None:
+        self._outbox_update(
+            outbox_id,
+            "status = 'sent', sent = ?, next_attempt = NULL, attempts = attempts + 1",
+            [sent],
+        )
+
+    def outbox_mark_retry(self, outbox_id: int, next_attempt: str, error: str) -> None:
+        """A temporary failure (4xx, connection): try again at ``next_attempt``."""
+        self._outbox_update(
+            outbox_id,
+            "status = 'pending', next_attempt = ?, last_error = ?, attempts = attempts + 1",
+            [next_attempt, error],
+        )
+
+    def outbox_mark_failed(self, outbox_id: int, error: str) -> None:
+        """A permanent failure (5xx): never retried."""
+        self._outbox_update(
+            outbox_id,
+            "status = 'failed', next_attempt = NULL, last_error = ?, attempts = attempts + 1",
+            [error],
+        )
+
+    def _outbox_update(self, outbox_id: int, assignments: str, params: list[Any]) -> None:
+        with self.transaction():
+            self.outbox_get(outbox_id)
+            self.conn.execute(f"UPDATE outbox SET {assignments} WHERE id = ?", [*params, outbox_id])
+
+
+def _check_status(what: str, status: str, allowed: tuple[str, ...]) -> None:
+    if status not in allowed:
+        raise StoreError(f"{status!r} is not a status of {what}; use one of {', '.join(allowed)}.")

@@ -1,0 +1,164 @@
+"""Registered schema migrations, applied in order by ``apply_migrations``.
+
+A migration is a function taking the sqlite-utils ``Database``; it runs inside
+the transaction that also records its name in the ``migrations`` table, so it
+is applied completely or not at all, and exactly once. To change the schema,
+append a new function to ``MIGRATIONS``; never edit or reorder one that has
+shipped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from sqlite_utils import Database
+
+from .base import StoreBase
+from .errors import StoreError
+
+Migration = Callable[[Database], None]
+
+
+def _run(db: Database, statements: list[str]) -> None:
+    for sql in statements:
+        db.execute(sql)
+
+
+def m0001_initial(db: Database) -> None:
+    """games, players, events, inbox, outbox."""
+    _run(
+        db,
+        [
+            """CREATE TABLE games (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                title TEXT NOT NULL,
+                options TEXT NOT NULL,
+                seed INTEGER NOT NULL,
+                engine_version TEXT NOT NULL,
+                rules_version TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'active',
+                created TEXT NOT NULL,
+                referee TEXT
+            )""",
+            """CREATE TABLE players (
+                game_id INTEGER NOT NULL REFERENCES games(id),
+                seat INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                email TEXT NOT NULL,
+                key_hash TEXT NOT NULL,
+                notify TEXT NOT NULL DEFAULT 'every',
+                PRIMARY KEY (game_id, seat)
+            )""",
+            "CREATE UNIQUE INDEX players_game_name ON players (game_id, name COLLATE NOCASE)",
+            """CREATE TABLE events (
+                game_id INTEGER NOT NULL REFERENCES games(id),
+                seq INTEGER NOT NULL CHECK (seq >= 1),
+                kind TEXT NOT NULL,
+                command TEXT,
+                text TEXT NOT NULL,
+                actor TEXT,
+                source TEXT,
+                received TEXT NOT NULL,
+                facts TEXT NOT NULL,
+                log TEXT NOT NULL,
+                revert_to INTEGER,
+                prev_hash TEXT NOT NULL,
+                hash TEXT NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            )""",
+            # Append-only: a slip in application code cannot rewrite history.
+            # (Someone with the file can drop these; the hash chain catches that.)
+            """CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+               BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+            """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+               BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+            """CREATE TABLE inbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                mailbox TEXT,
+                uidvalidity INTEGER,
+                uid INTEGER,
+                message_id TEXT,
+                raw BLOB NOT NULL,
+                received TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'new',
+                error TEXT,
+                game_id INTEGER,
+                processed TEXT,
+                UNIQUE (mailbox, uidvalidity, uid)
+            )""",
+            "CREATE INDEX inbox_message_id ON inbox (message_id)",
+            "CREATE INDEX inbox_status ON inbox (status)",
+            """CREATE TABLE outbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                message_id TEXT NOT NULL UNIQUE,
+                game_id INTEGER,
+                recipient TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                raw BLOB NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending',
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt TEXT,
+                last_error TEXT,
+                created TEXT NOT NULL,
+                sent TEXT
+            )""",
+            "CREATE INDEX outbox_status_next ON outbox (status, next_attempt)",
+        ],
+    )
+
+
+MIGRATIONS: list[tuple[str, Migration]] = [
+    ("0001_initial", m0001_initial),
+]
+
+
+def applied_migrations(conn: sqlite3.Connection) -> list[str]:
+    """Names recorded in the ``migrations`` table, oldest first ([] before the first run)."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    if not exists:
+        return []
+    rows = conn.execute("SELECT name FROM migrations ORDER BY rowid").fetchall()
+    return [name for (name,) in rows]
+
+
+def apply_migrations(
+    store: StoreBase,
+    now: str | None = None,
+    migrations: list[tuple[str, Migration]] | None = None,
+) -> list[str]:
+    """Apply the registered migrations that the file lacks; return the names applied.
+
+    Each runs in its own ``BEGIN IMMEDIATE`` transaction, and re-checks the
+    ``migrations`` table inside it, so two processes opening a new file at the
+    same time apply each migration once. ``now`` (ISO time from the caller) is
+    recorded as ``applied_at``; the store reads no clock.
+    """
+    todo = MIGRATIONS if migrations is None else migrations
+    known = {name for name, _ in todo}
+    # Read first, without the write lock: opening an up-to-date file must not
+    # wait for (or block) a writer.
+    applied = applied_migrations(store.conn)
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        raise StoreError(
+            f"This database has schema migration {unknown[0]} that this version of pbem "
+            "does not know; it was written by a newer pbem. Please upgrade pbem."
+        )
+    if known <= set(applied):
+        return []
+    done_now: list[str] = []
+    with store.transaction():
+        store.db.execute(
+            "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
+        )
+    for name, migrate in todo:
+        with store.transaction():
+            if name in applied_migrations(store.conn):
+                continue  # another process applied it meanwhile
+            migrate(store.db)
+            store.db.execute("INSERT INTO migrations (name, applied_at) VALUES (?, ?)", [name, now])
+        done_now.append(name)
+    return done_now
