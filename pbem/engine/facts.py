@@ -99,8 +99,22 @@ def _bids_cleared(state: GameState, fact: Fact) -> None:
     state.round.get("bids", {}).pop(fact["private"], None)
 
 
-def _train_sold(state: GameState, fact: Fact) -> None:
-    state.trains_sold[fact["train"]] = state.trains_sold.get(fact["train"], 0) + 1
+def _train(state: GameState, fact: Fact) -> None:
+    """A train moves: from the bank (sold), a corporation or the pool, to a corporation,
+    the pool or the scrap heap (obsolete)."""
+    name, source, dest = fact["name"], fact["source"], fact["dest"]
+    if source == BANK:
+        state.trains_sold[name] = state.trains_sold.get(name, 0) + 1
+    elif source == "pool":
+        state.pool_trains.remove(name)
+    else:
+        state.corps[holder_name(source)].trains.remove(name)
+    if dest == "scrap":
+        state.trains_scrapped[name] = state.trains_scrapped.get(name, 0) + 1
+    elif dest == "pool":
+        state.pool_trains.append(name)
+    else:
+        state.corps[holder_name(dest)].trains.append(name)
 
 
 def _game_over(state: GameState, fact: Fact) -> None:
@@ -123,7 +137,7 @@ APPLIERS: dict[str, Callable[[GameState, Fact], None]] = {
     "round_set": _round_set,
     "bid": _bid,
     "bids_cleared": _bids_cleared,
-    "train_sold": _train_sold,
+    "train": _train,
     "game_over": _game_over,
 }
 

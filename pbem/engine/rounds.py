@@ -29,19 +29,15 @@ def end_stock_round(ctx: Ctx) -> None:
     ctx.log(f"Everybody passed: stock round {number} ends.")
     if last is not None:
         ctx.emit("priority", player=state.left_of(last))
-    for corp in sorted(sold_out(state), key=lambda c: -(state.price(c) or 0)):
-        move(ctx, corp, "up")
+    for sym in sorted(sold_out(state), key=lambda c: -(state.price(c) or 0)):
+        move(ctx, sym, "up")
     for sym, corp in state.corps.items():
         if corp.floated and not corp.funded:
             capital = 10 * (corp.par or 0)
             ctx.pay(BANK, f"c:{sym}", capital)
             ctx.emit("corp", corp=sym, values={"funded": True})
-            ctx.log(f"{sym} receives {capital_text(capital)} from the bank.")
+            ctx.log(f"{sym} receives ${capital} from the bank.")
     start_operating_set(ctx, number)
-
-
-def capital_text(amount: int) -> str:
-    return f"${amount}"
 
 
 def sold_out(state: GameState) -> list[str]:

@@ -73,6 +73,8 @@ class GameState:
     round: dict[str, Any] = field(default_factory=dict)
     arrivals: int = 0
     trains_sold: dict[str, int] = field(default_factory=dict)
+    pool_trains: list[str] = field(default_factory=list)
+    trains_scrapped: dict[str, int] = field(default_factory=dict)
     finished: bool = False
     result: dict[str, Any] | None = None
 

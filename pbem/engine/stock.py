@@ -96,9 +96,9 @@ def par(ctx: Ctx, corp: str, price: int) -> None:
     blocked = may_buy_now(state)
     require(blocked is None, blocked or "", "1830 5.0")
     cost = 2 * price
-    require(state.rules.market.par_cell(price) is not None, f"{money(price)} is not a par value; "
-            f"choose one of {', '.join('$%d' % p for p in state.rules.market.par_prices)}.",
-            "1830 4.2")
+    pars = ", ".join(f"${p}" for p in state.rules.market.par_prices)
+    require(state.rules.market.par_cell(price) is not None,
+            f"{money(price)} is not a par value; choose one of {pars}.", "1830 4.2")
     require(player_cash(state, actor) >= cost, f"The {corp} president's certificate at par "
             f"{money(price)} costs {money(cost)}; you have {money(player_cash(state, actor))}.",
             "1830 5.2")
@@ -274,7 +274,7 @@ def _successor_after_sale(state: GameState, seller: str, corp: str, remaining: i
     return best
 
 
-# -- private companies between players (3.1) ------------------------------------------------------
+# -- private companies between players (3.1) ---------------------------------------------------
 
 
 def propose_private_sale(ctx: Ctx, sym: str, seller: str, buyer: str, price: int) -> None:
@@ -313,7 +313,7 @@ def answer_proposal(ctx: Ctx, accepted: bool) -> None:
     ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=prop["proposer"])
 
 
-# -- passing and the end of the round --------------------------------------------------------------
+# -- passing and the end of the round ----------------------------------------------------------
 
 
 def pass_or_done(ctx: Ctx) -> None:
@@ -341,7 +341,7 @@ def end_turn(ctx: Ctx) -> None:
     ctx.round_set(passes=0, current=state.left_of(ctx.actor), turn=new_turn())
 
 
-# -- dispatch ---------------------------------------------------------------------------------------
+# -- dispatch ---------------------------------------------------------------------------------
 
 
 def decide(ctx: Ctx, action: dict[str, Any]) -> None:
@@ -407,12 +407,11 @@ def buy_moves(state: GameState, name: str) -> list[dict[str, Any]]:
         counted = corp_counts_toward_limit(state, corp)
         if buy_blockers(state, name, corp, 1, counted) is not None:
             continue
-        for where, price in ((IPO, c.par), (POOL, state.price(corp))):
-            assert price is not None
-            if ordinary_indexes(state, corp, where) and cash >= price:
+        for where, cost in ((IPO, c.par), (POOL, state.price(corp))):
+            if cost is not None and ordinary_indexes(state, corp, where) and cash >= cost:
                 source = "ipo" if where == IPO else "pool"
                 moves.append({"action": {"type": "buy_share", "corp": corp, "source": source,
-                                         "count": 1}, "price": price})
+                                         "count": 1}, "price": cost})
     return moves
 
 

@@ -1,0 +1,254 @@
+"""The pbem command line: the only place that prints or exits."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+import click
+
+from . import service
+from .engine.errors import SetupError
+from .notation import format_action
+from .render.view import market_text, state_json, text_tables
+from .store import StoreError, open_store
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def fail(message: str, code: int = 1) -> None:
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+class Env:
+    def __init__(self, db: str | None) -> None:
+        self.db = db
+
+    def store(self) -> Any:
+        return open_store(self.db, now=now())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", envvar="PBEM_DB", default=None, metavar="FILE",
+              help="The SQLite database (default ./pbem.db, or $PBEM_DB).")
+@click.pass_context
+def main(ctx: click.Context, db: str | None) -> None:
+    """pbem: a play-by-email moderator for the 18xx games 1830 and 1870.
+
+    \b
+    Example:
+      pbem new 1830 --player Alice:alice@example.org --player Bob:bob@example.org \\
+                    --player Carol:carol@example.org
+      pbem act 1 --as Alice "bid CA 170"
+      pbem show 1
+    """
+    ctx.obj = Env(db)
+
+
+@main.command()
+@click.argument("title")
+@click.option("--player", "players", multiple=True, required=True, metavar="NAME:EMAIL",
+              help="A player, in seat order when seating is fixed (2 to 6 times).")
+@click.option("--seed", type=int, default=None, help="The game's random seed (default: random).")
+@click.option("--seating", type=click.Choice(["fixed", "random"]), default="random",
+              show_default=True, help="Seat players as given, or shuffled by the seed (C-2.1).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game option (see docs/options.md).")
+@click.option("--referee", default=None, metavar="EMAIL", help="The referee's address.")
+@click.option("--show-keys", is_flag=True, help="Also print each player's secret key.")
+@click.pass_obj
+def new(env: Env, title: str, players: tuple[str, ...], seed: int | None, seating: str,
+        options: tuple[str, ...], referee: str | None, show_keys: bool) -> None:
+    """Create a game and print its id.
+
+    \b
+    Example:
+      pbem new 1830 --player Alice:alice@example.org --player Bob:bob@example.org \\
+                    --player Carol:carol@example.org --seed 7 --seating fixed
+    """
+    parsed = []
+    for spec in players:
+        name, sep, email = spec.partition(":")
+        if not sep or not name.strip() or "@" not in email:
+            fail(f"'{spec}' is not NAME:EMAIL, e.g. Alice:alice@example.org.", 2)
+        parsed.append((name.strip(), email.strip()))
+    opts = {}
+    for spec in options:
+        key, sep, value = spec.partition("=")
+        if not sep:
+            fail(f"'{spec}' is not KEY=VALUE, e.g. stock_turn=sell-buy.", 2)
+        opts[key.strip()] = value.strip()
+    store = env.store()
+    try:
+        created = service.create_game(
+            store, title, parsed, seed=seed if seed is not None else secrets.randbelow(2**31),
+            seating=seating, options=opts, now=now(), referee=referee)
+    except SetupError as exc:
+        fail(str(exc), 2)
+    click.echo(created.game_id)
+    click.echo(f"Seats: {', '.join(created.seats)}; {created.seats[0]} has the priority deal "
+               "card.", err=True)
+    if show_keys:
+        for name, key in created.keys.items():
+            click.echo(f"key {name}: {key}", err=True)
+
+
+@main.command()
+@click.argument("game", type=int)
+@click.option("--as", "actor", required=True, metavar="NAME", help="The player acting.")
+@click.argument("commands")
+@click.pass_obj
+def act(env: Env, game: int, actor: str, commands: str) -> None:
+    """Apply COMMANDS (separated by newlines or ';') for a player, all or none.
+
+    Exit 0 when applied, 1 when refused (nothing is recorded then).
+
+    \b
+    Example:
+      pbem act 1 --as Alice "bid CA 170"
+      pbem act 1 --as Bob "sell 2 PRR; buy NYC"
+    """
+    store = env.store()
+    try:
+        result = service.act(store, game, actor, commands, source="cli", now=now())
+    except service.CommandError as exc:
+        fail(str(exc), 1)
+    except (StoreError, SetupError) as exc:
+        fail(str(exc), 1)
+    for applied in result.applied:
+        click.echo(f"[{applied.seq}] {applied.text}")
+        for line in applied.log:
+            click.echo(f"    {line}")
+    assert result.state is not None
+    waiting = service.waiting_for(result.state)
+    if waiting:
+        click.echo(f"Now: {', '.join(waiting)} to act.")
+    elif result.state.finished:
+        click.echo("The game is over.")
+
+
+@main.command()
+@click.argument("game", type=int)
+@click.option("--as", "viewer", default=None, metavar="NAME",
+              help="Show what this player may do now.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.pass_obj
+def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
+    """Show the game now: holdings, corporations, market, who must act.
+
+    \b
+    Example:
+      pbem show 1 --as Alice
+      pbem show 1 --format json
+    """
+    store = env.store()
+    try:
+        state = service.load(store, game)
+    except StoreError as exc:
+        fail(str(exc), 1)
+    if fmt == "json":
+        data = state_json(state, format_action)
+        data["game"] = game
+        click.echo(json.dumps(data, indent=2, default=list))
+        return
+    click.echo(f"Game #{game}")
+    click.echo(text_tables(state))
+    click.echo("")
+    click.echo(market_text(state))
+    click.echo("")
+    data = state_json(state, format_action)
+    click.echo(f"Waiting for: {', '.join(data['to_act']) or 'nobody'}")
+    for name, moves in data["legal"].items():
+        if viewer is None or name.lower() == viewer.lower():
+            click.echo(f"{name} may: " + "; ".join(moves))
+
+
+@main.command()
+@click.argument("game", type=int)
+@click.pass_obj
+def log(env: Env, game: int) -> None:
+    """Print the game's history: every event with who, when and what it did.
+
+    \b
+    Example:
+      pbem log 1
+    """
+    store = env.store()
+    try:
+        events = store.events(game)
+    except StoreError as exc:
+        fail(str(exc), 1)
+    for e in events:
+        click.echo(f"[{e['seq']}] {e['received']} {e['actor'] or '-'}: {e['text']}")
+        for line in e["log"]:
+            click.echo(f"    {line}")
+
+
+@main.command()
+@click.argument("game", type=int)
+@click.pass_obj
+def audit(env: Env, game: int) -> None:
+    """Verify the hash chain and re-decide every command from the state before it.
+
+    \b
+    Example:
+      pbem audit 1
+    """
+    store = env.store()
+    try:
+        result = service.audit(store, game)
+    except StoreError as exc:
+        fail(str(exc), 1)
+    if result.problem:
+        fail(f"audit failed: {result.problem}", 1)
+    click.echo(f"audit ok: {result.events} events")
+
+
+@main.command()
+@click.argument("game", type=int)
+@click.pass_obj
+def export(env: Env, game: int) -> None:
+    """Write the whole game (setup and every event) as JSON.
+
+    \b
+    Example:
+      pbem export 1 > game1.json
+    """
+    store = env.store()
+    try:
+        data = {"game": store.game(game), "players": store.players(game),
+                "events": store.events(game)}
+    except StoreError as exc:
+        fail(str(exc), 1)
+    for p in data["players"]:
+        p.pop("key_hash", None)
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@main.command()
+@click.argument("game", type=int)
+@click.option("--to", "to_seq", type=int, required=True, metavar="SEQ",
+              help="The last event to keep (0: back to the start).")
+@click.pass_obj
+def undo(env: Env, game: int, to_seq: int) -> None:
+    """Referee: revert the game to event SEQ (appends a revert event; nothing is deleted).
+
+    \b
+    Example:
+      pbem undo 1 --to 12
+    """
+    store = env.store()
+    try:
+        seq = service.undo(store, game, to_seq, actor="referee", source="cli", now=now())
+    except service.CommandError as exc:
+        fail(exc.message, 1)
+    except StoreError as exc:
+        fail(str(exc), 1)
+    click.echo(f"[{seq}] revert to {to_seq}")

@@ -1,0 +1,123 @@
+"""Trains: what the bank offers, buying, phases, obsolescence and excess trains
+(1830 2.0-2.7, 6.6, 6.6.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import Ctx, money
+from .state import BANK, POOL, GameState, corp_holder
+from .title import TrainDef
+
+SCRAP = "scrap"
+
+
+def train_count(state: GameState, train: TrainDef) -> int | None:
+    """Copies of ``train`` in the game (None: unlimited), by the game's options."""
+    if train.name == "6" and state.options.get("six_trains") == "3":
+        return 3
+    if train.name == "D" and state.options.get("diesels") == "unlimited":
+        return None
+    return train.count
+
+
+def left_in_bank(state: GameState, train: TrainDef) -> int | None:
+    count = train_count(state, train)
+    return None if count is None else count - state.trains_sold.get(train.name, 0)
+
+
+def bank_offers(state: GameState) -> list[TrainDef]:
+    """Trains the bank sells now: the next type in order, and diesels once the first
+    6-train is sold even while 6-trains remain (6.6)."""
+    offers: list[TrainDef] = []
+    for train in state.rules.trains:
+        after = train.extra.get("available_after")
+        if after is not None:
+            if state.trains_sold.get(after, 0) and left_in_bank(state, train) != 0:
+                offers.append(train)
+            continue
+        if left_in_bank(state, train) != 0:
+            if not offers:
+                offers.append(train)
+    return offers
+
+
+def train_limit(state: GameState) -> int:
+    assert state.phase is not None
+    return state.rules.phase(state.phase).train_limit
+
+
+def phase_for_train(state: GameState, name: str) -> str | None:
+    """The phase the first train ``name`` starts, if it is later than the current one."""
+    names = [p.name for p in state.rules.phases]
+    for phase in state.rules.phases:
+        if phase.on_train == name and state.phase is not None and \
+                names.index(phase.name) > names.index(state.phase):
+            return phase.name
+    return None
+
+
+def move_train(ctx: Ctx, name: str, source: str, dest: str) -> None:
+    ctx.emit("train", name=name, source=source, dest=dest)
+
+
+def buy_from_bank(ctx: Ctx, corp: str, train: TrainDef, price: int) -> None:
+    ctx.pay(corp_holder(corp), BANK, price)
+    move_train(ctx, train.name, BANK, corp_holder(corp))
+    ctx.log(f"{corp} buys a {train.name}-train from the bank for {money(price)}.")
+    first = ctx.state.trains_sold.get(train.name, 0) == 1
+    if first:
+        new_phase = phase_for_train(ctx.state, train.name)
+        if new_phase is not None:
+            enter_phase(ctx, new_phase)
+
+
+def enter_phase(ctx: Ctx, name: str) -> None:
+    """A phase begins at once: obsolete trains go, privates may close (2.0)."""
+    state = ctx.state
+    phase = state.rules.phase(name)
+    ctx.emit("phase", name=name)
+    ctx.log(f"Phase {phase.rulebook} begins: train limit {phase.train_limit}, "
+            f"tiles {', '.join(phase.tiles)}.")
+    trigger = phase.on_train
+    for train in state.rules.trains:
+        if train.rusts_on == trigger:
+            rust(ctx, train.name)
+    trigger_def = state.rules.train(trigger) if trigger else None
+    if trigger_def is not None and trigger_def.extra.get("closes_privates"):
+        close_all_privates(ctx)
+
+
+def rust(ctx: Ctx, name: str) -> None:
+    """All trains ``name`` are removed from play (corporations and the pool)."""
+    state = ctx.state
+    for sym, corp in state.corps.items():
+        for _ in range(corp.trains.count(name)):
+            move_train(ctx, name, corp_holder(sym), SCRAP)
+    for _ in range(state.pool_trains.count(name)):
+        move_train(ctx, name, POOL, SCRAP)
+    ctx.log(f"All {name}-trains are obsolete and removed from play.")
+
+
+def close_all_privates(ctx: Ctx) -> None:
+    for sym, private in ctx.state.privates.items():
+        if not private.closed:
+            ctx.emit("private_closed", sym=sym)
+    ctx.log("All private companies close.")
+
+
+def over_limit(state: GameState) -> list[str]:
+    """Corporations holding more trains than the limit, in market order (6.6.1)."""
+    from .market import operating_order
+
+    limit = train_limit(state)
+    corps = [s for s, c in state.corps.items() if len(c.trains) > limit and c.cell]
+    return operating_order(state, corps)
+
+
+def describe_trains(trains: list[str]) -> str:
+    return ", ".join(trains) if trains else "none"
+
+
+def train_moves_summary(state: GameState) -> dict[str, Any]:
+    return {"bank": [t.name for t in bank_offers(state)], "pool": list(state.pool_trains)}
