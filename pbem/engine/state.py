@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from typing import Any
 
+from .board import BoardState, Map, load_map
 from .title import Title, load_title
 
 BANK, IPO, POOL = "bank", "ipo", "pool"
@@ -77,11 +79,18 @@ class GameState:
     trains_scrapped: dict[str, int] = field(default_factory=dict)
     finished: bool = False
     result: dict[str, Any] | None = None
+    board: BoardState = field(default_factory=BoardState)
+    #: None, or how the game ends: {"reason": ..., "after": "set" | "sr"}
+    ending: dict[str, Any] | None = None
 
     # -- lookups -------------------------------------------------------------
     @property
     def rules(self) -> Title:
         return load_title(self.title)
+
+    @property
+    def map(self) -> Map:
+        return title_map(self.title)
 
     def player(self, name: str) -> Player:
         for p in self.players:
@@ -149,6 +158,12 @@ class GameState:
         return asdict(self)
 
 
+@cache
+def title_map(title: str) -> Map:
+    """The title's static map (read once)."""
+    return load_map(title)
+
+
 def initial_state(title: str, names: list[str], seed: int, options: dict[str, str]) -> GameState:
     """The state before the first command: ``names`` in seat order, first holds priority."""
     rules = load_title(title)
@@ -163,4 +178,5 @@ def initial_state(title: str, names: list[str], seed: int, options: dict[str, st
         privates={p.sym: Private(p.sym, p.value) for p in rules.privates.values()},
         bank=rules.bank_cash - cash * len(names),
         priority=names[0],
+        board=BoardState.new(title_map(title)),
     )
