@@ -67,3 +67,55 @@ def sell_all_privates(table: Table, buyers: list[str]) -> None:
             i += 1
         else:
             table.act(who, "pass")
+
+
+def first_operating_round() -> Table:
+    """A 4-player game at the start of operating round 1.1: PRR (A, par 67) and C&O
+    (C, par 67) floated; NYC (B) and B&O (D) not.  A: SV, MH; B: CS, CA; C: DH; D: BO."""
+    t = Table(["A", "B", "C", "D"])
+    for who in ["A", "B", "C"]:
+        t.act(who, "buy_private")  # SV, CS, DH
+    t.act("D", "pass")
+    t.act("A", "buy_private")  # MH
+    t.act("B", "buy_private")  # CA
+    t.act("C", "pass")
+    t.act("D", "buy_private")  # BO
+    t.act("D", "par", corp="B&O", price=100)
+    t.act("A", "par", corp="PRR", price=67)
+    t.act("B", "par", corp="NYC", price=67)
+    t.act("C", "par", corp="C&O", price=67)
+    for _ in range(3):
+        for who, corp in [("D", "B&O"), ("A", "PRR"), ("B", "NYC"), ("C", "C&O")]:
+            t.act(who, "buy_share", corp=corp, source=None, count=1)
+    for who in ["D", "A", "B"]:
+        t.act(who, "pass")
+    t.act("C", "buy_share", corp="C&O", source=None, count=1)
+    for who in ["D", "A", "B", "C"]:
+        t.act(who, "pass")
+    return t
+
+
+def give_train(table: Table, corp: str, name: str) -> None:
+    """Put a train from the bank into a corporation (test set-up, as if bought)."""
+    state = table.state
+    state.trains_sold[name] = state.trains_sold.get(name, 0) + 1
+    state.corps[corp].trains.append(name)
+
+
+def give_cash(table: Table, holder: str, amount: int) -> None:
+    """Move money from the bank (test set-up)."""
+    state = table.state
+    state.bank -= amount
+    if holder.startswith("p:"):
+        state.player(holder[2:]).cash += amount
+    else:
+        state.corps[holder[2:]].cash += amount
+
+
+def sell_out_trains(table: Table, name: str) -> None:
+    """Mark every train ``name`` as sold and gone (test set-up: the bank has none left)."""
+    state = table.state
+    count = state.rules.train(name).count or 0
+    left = count - state.trains_sold.get(name, 0)
+    state.trains_sold[name] = count
+    state.trains_scrapped[name] = state.trains_scrapped.get(name, 0) + left

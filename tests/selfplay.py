@@ -1,4 +1,9 @@
-"""Random legal self-play: a player picks any move the engine lists as legal."""
+"""Random legal self-play: a player picks any move the engine lists as legal.
+
+The choice is weighted so that games move on (privates get bought, corporations lay
+track, run and buy trains) and reach their end: the bank breaks or someone goes
+bankrupt.  Every move comes from the engine's legal-move listing.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,16 @@ from typing import Any
 
 from pbem.engine.game import Decision, apply_facts, decide, legal_moves, new_game
 from pbem.engine.state import GameState
+
+#: relative weights of move types, by round kind
+WEIGHTS = {
+    "auction": {"buy_private": 6, "bid": 3, "pass": 3, "par": 1, "exchange": 0.2},
+    "stock": {"par": 3, "buy_share": 6, "sell": 1.5, "pass": 3, "exchange": 0.3,
+              "accept": 1, "decline": 1},
+    "operating": {"lay": 6, "token": 3, "run": 10, "payout": 8, "withhold": 2,
+                  "buy_train": 5, "pass": 2, "discard": 1, "sell": 1, "bankrupt": 1,
+                  "accept": 1, "decline": 1, "exchange": 0.05},
+}
 
 
 def concrete(move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -27,27 +42,24 @@ def concrete(move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return action
 
 
-def pick(state: GameState, rng: random.Random, pass_weight: float = 0.35) -> tuple[str, dict]:
+def pick(state: GameState, rng: random.Random) -> tuple[str, dict[str, Any]]:
     moves = legal_moves(state)
     options = [(name, m) for name, ms in moves.items() for m in ms]
-    passes = [o for o in options if o[1]["action"]["type"] == "pass"]
-    others = [o for o in options if o[1]["action"]["type"] != "pass"]
-    buys = [o for o in others if o[1]["action"]["type"] == "buy_private"]
-    if buys and rng.random() < 0.5:
-        name, move = rng.choice(buys)
-        return name, concrete(move, rng)
-    if passes and (not others or rng.random() < pass_weight):
-        name, move = rng.choice(passes)
-    else:
-        name, move = rng.choice(others)
+    weights = WEIGHTS.get(state.round["kind"], {})
+    by_type: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for option in options:
+        by_type.setdefault(option[1]["action"]["type"], []).append(option)
+    kinds = sorted(by_type)
+    kind = rng.choices(kinds, [weights.get(k, 1) for k in kinds])[0]
+    name, move = rng.choice(by_type[kind])
     return name, concrete(move, rng)
 
 
 class SelfPlay:
-    def __init__(self, n_players: int, seed: int, **options: str) -> None:
+    def __init__(self, n_players: int, seed: int, title: str = "1830", **options: str) -> None:
         names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"][:n_players]
         self.rng = random.Random(seed)
-        self.start = new_game("1830", names, seed, options)
+        self.start = new_game(title, names, seed, options)
         self.state = self.start.clone()
         self.history: list[tuple[str, dict[str, Any], Decision]] = []
 

@@ -51,7 +51,8 @@ def check_invariants(state: GameState, actor: str, action: dict) -> None:
 @given(players=st.integers(min_value=2, max_value=6), seed=st.integers(0, 2**32))
 def test_random_stock_rounds_keep_invariants(players: int, seed: int) -> None:
     game = SelfPlay(players, seed)
-    while not (game.state.round["kind"] == "stock" and game.state.round["number"] > 5):
+    while not game.state.finished and not (
+            game.state.round["kind"] == "stock" and game.state.round["number"] > 5):
         actor, action, _ = game.step()
         check_invariants(game.state, actor, action)
         assert len(game.history) < 5000, "the game does not progress"

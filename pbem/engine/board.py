@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pbem.engine import hexes
@@ -75,6 +76,9 @@ class Map:
     revenue_columns: tuple[str, ...] = ("yellow",)
 
     def hex(self, coord: str) -> MapHex:
+        found = self.hexes.get(coord)
+        if found is not None:
+            return found
         try:
             return self.hexes[hexes.normalise_coord(coord)]
         except (KeyError, ValueError):
@@ -85,8 +89,16 @@ class Map:
 
     def neighbour(self, coord: str, edge: int) -> str | None:
         """The hex across `edge`, if the map has one there."""
-        other = hexes.neighbour(coord, edge)
-        return other if other in self.hexes else None
+        return self._neighbour_table[coord][edge]
+
+    @cached_property
+    def _neighbour_table(self) -> dict[str, tuple[str | None, ...]]:
+        """Every hex's six neighbours (None off the map), computed once."""
+        table = {}
+        for coord in self.hexes:
+            found = (hexes.neighbour(coord, e) for e in range(6))
+            table[coord] = tuple(o if o in self.hexes else None for o in found)
+        return table
 
     def neighbours(self, coord: str) -> dict[int, str]:
         return {e: n for e in range(6) if (n := self.neighbour(coord, e)) is not None}

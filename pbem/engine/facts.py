@@ -117,6 +117,26 @@ def _train(state: GameState, fact: Fact) -> None:
         state.corps[holder_name(dest)].trains.append(name)
 
 
+def _private_used(state: GameState, fact: Fact) -> None:
+    state.privates[fact["sym"]].used = True
+
+
+def _tile(state: GameState, fact: Fact) -> None:
+    from .track import lay_tile
+
+    lay_tile(state.map, state.board, fact["hex"], fact["tile"], fact["rotation"])
+
+
+def _token(state: GameState, fact: Fact) -> None:
+    from .board import place_token
+
+    place_token(state.map, state.board, fact["hex"], fact["stop"], fact["corp"])
+
+
+def _ending(state: GameState, fact: Fact) -> None:
+    state.ending = copy.deepcopy(fact["ending"])
+
+
 def _game_over(state: GameState, fact: Fact) -> None:
     state.finished = True
     state.result = copy.deepcopy(fact["result"])
@@ -139,6 +159,10 @@ APPLIERS: dict[str, Callable[[GameState, Fact], None]] = {
     "bids_cleared": _bids_cleared,
     "train": _train,
     "game_over": _game_over,
+    "private_used": _private_used,
+    "tile": _tile,
+    "token": _token,
+    "ending": _ending,
 }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import auction, operating, stock
 from .context import Ctx, require
+from .ending import note_bank_break
 from .errors import RulesError, SetupError
 from .facts import Fact, apply
 from .shares import check_float, check_presidency, may_exceed_share_limit, ordinary_indexes
@@ -71,6 +72,7 @@ def decide(state: GameState, actor: str, action: dict[str, Any]) -> Decision:
         exchange(ctx, action["private"])
     else:
         ROUNDS[state.round["kind"]].decide(ctx, action)
+    note_bank_break(ctx)
     return Decision(ctx.facts, ctx.lines)
 
 

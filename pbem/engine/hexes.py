@@ -13,6 +13,7 @@ A tile laid at rotation r turns clockwise: its edge e lies on side (e + r) % 6.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 EDGE_NAMES: tuple[str, ...] = ("SW", "W", "NW", "NE", "E", "SE")
 
@@ -31,6 +32,7 @@ _SIDE_WORDS = {
 }
 
 
+@cache
 def parse_coord(text: str) -> tuple[int, int]:
     """"H12" (any case, spaces allowed) -> (row, column) = (7, 12)."""
     match = _COORD.match(text)
@@ -91,6 +93,7 @@ def parse_edge(text: str) -> int:
     return _SIDE_WORDS[key]
 
 
+@cache
 def coord_sort_key(coord: str) -> tuple[int, int]:
     """Sort hexes by row, then column (A9 before A11 before B10)."""
     return parse_coord(coord)

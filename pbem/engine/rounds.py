@@ -37,6 +37,8 @@ def end_stock_round(ctx: Ctx) -> None:
             ctx.pay(BANK, f"c:{sym}", capital)
             ctx.emit("corp", corp=sym, values={"funded": True})
             ctx.log(f"{sym} receives ${capital} from the bank.")
+    if state.ending is not None and state.ending["after"] == "next set":
+        ctx.emit("ending", ending={**state.ending, "after": "set"})
     start_operating_set(ctx, number)
 
 
@@ -66,6 +68,11 @@ def after_operating_round(ctx: Ctx) -> None:
     rnd = state.round
     if rnd["index"] < rnd["of"]:
         start_operating_round(ctx, rnd["sr"], rnd["index"] + 1, rnd["of"])
+        return
+    if state.ending is not None and state.ending["after"] == "set":
+        from .ending import end_game
+
+        end_game(ctx, state.ending["reason"])
         return
     start_next_stock_round(ctx, rnd["sr"])
 

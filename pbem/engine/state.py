@@ -59,6 +59,7 @@ class Private:
     price: int
     owner: str = BANK
     closed: bool = False
+    used: bool = False
 
 
 @dataclass
@@ -152,10 +153,42 @@ class GameState:
 
     # -- copying and comparing -------------------------------------------------
     def clone(self) -> GameState:
-        return copy.deepcopy(self)
+        """A copy sharing nothing mutable with this state (faster than deepcopy)."""
+        board = self.board
+        return GameState(
+            title=self.title,
+            options=dict(self.options),
+            seed=self.seed,
+            players=[Player(p.name, p.cash) for p in self.players],
+            corps={s: Corporation(c.sym, list(c.certs), c.par, c.cell, c.arrival, c.floated,
+                                  c.funded, c.cash, c.operated, list(c.trains))
+                   for s, c in self.corps.items()},
+            privates={s: Private(p.sym, p.price, p.owner, p.closed, p.used)
+                      for s, p in self.privates.items()},
+            bank=self.bank,
+            priority=self.priority,
+            phase=self.phase,
+            round=copy.deepcopy(self.round),
+            arrivals=self.arrivals,
+            trains_sold=dict(self.trains_sold),
+            pool_trains=list(self.pool_trains),
+            trains_scrapped=dict(self.trains_scrapped),
+            finished=self.finished,
+            result=copy.deepcopy(self.result),
+            board=BoardState(dict(board.tiles),
+                             {c: [list(s) for s in stops] for c, stops in board.tokens.items()},
+                             dict(board.tiles_left)),
+            ending=copy.deepcopy(self.ending),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def board_key(board: BoardState) -> tuple[Any, ...]:
+    """A hashable picture of the board (tiles and stations), for caches."""
+    return (tuple(sorted(board.tiles.items())),
+            tuple((c, tuple(tuple(s) for s in stops)) for c, stops in sorted(board.tokens.items())))
 
 
 @cache

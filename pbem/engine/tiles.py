@@ -14,6 +14,7 @@ import itertools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple, Protocol
 
 from pbem.engine.hexes import coord_sort_key
@@ -70,12 +71,23 @@ class Tile:
     paths: tuple[TrackPath, ...]
 
     def rotated_paths(self, rotation: int = 0) -> tuple[TrackPath, ...]:
-        return tuple((_turn(a, rotation), _turn(b, rotation)) for a, b in self.paths)
+        return self._rotations[rotation % 6]
 
     def exits(self, rotation: int = 0) -> frozenset[int]:
         """Hex sides touched by track when laid at `rotation`."""
-        return frozenset(
-            end.n for path in self.rotated_paths(rotation) for end in path if end.kind == "edge"
+        return self._exit_sets[rotation % 6]
+
+    @cached_property
+    def _rotations(self) -> tuple[tuple[TrackPath, ...], ...]:
+        return tuple(
+            tuple((_turn(a, r), _turn(b, r)) for a, b in self.paths) for r in range(6)
+        )
+
+    @cached_property
+    def _exit_sets(self) -> tuple[frozenset[int], ...]:
+        return tuple(
+            frozenset(end.n for path in paths for end in path if end.kind == "edge")
+            for paths in self._rotations
         )
 
     def stop_exits(self, index: int, rotation: int = 0) -> frozenset[int]:

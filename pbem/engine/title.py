@@ -79,6 +79,8 @@ class CorpDef:
     home_city: int | None
     token_prices: tuple[int, ...]
     aliases: tuple[str, ...]
+    #: tiles it may lay on its home hex without a connection (1830: NYC 57, Erie 59)
+    home_lay: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -204,7 +206,7 @@ def load_title(title: str) -> Title:
         corporations={
             c["sym"]: CorpDef(
                 c["sym"], c["name"], c["home"], c["home_city"], tuple(c["tokens"]),
-                tuple(c.get("aliases", [])),
+                tuple(c.get("aliases", [])), tuple(c.get("home_lay", [])),
             )
             for c in data["corporations"]
         },

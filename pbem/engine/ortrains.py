@@ -1,0 +1,311 @@
+"""Buying trains in an operating turn (1830 6.6), forced purchases and sales (6.6.2,
+6.6.3, C-2.3), bankruptcy (6.7, C-2.4) and excess trains (6.6.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import market
+from .context import Ctx, money, player_cash, require
+from .errors import RulesError
+from .shares import ordinary_indexes, pool_certificates, share_units, swap_presidency
+from .state import BANK, POOL, GameState, corp_holder, player_holder
+from .title import TrainDef
+from .trains import (
+    bank_offers,
+    buy_from_bank,
+    move_train,
+    over_limit,
+    train_limit,
+)
+
+TRAIN_RULE = "1830 6.6"
+
+
+# -- what is available ------------------------------------------------------------------------
+
+
+def cheapest_available(state: GameState) -> int | None:
+    """The cheapest train in the bank or the pool (6.6.2)."""
+    prices = [t.price for t in bank_offers(state)]
+    prices += [state.rules.train(t).price for t in state.pool_trains]
+    return min(prices) if prices else None
+
+
+def must_buy_train(state: GameState, corp: str) -> bool:
+    """A corporation with a legal route and no train must buy one, while the bank or the
+    pool has one to sell (6.6.2); a train from another corporation needs its consent."""
+    from .orrun import has_route
+
+    return (not state.corps[corp].trains and cheapest_available(state) is not None
+            and has_route(state, corp))
+
+
+def in_emergency(state: GameState, corp: str) -> bool:
+    """Forced to buy and the treasury cannot pay for the cheapest train (6.6.2)."""
+    cheapest = cheapest_available(state)
+    return (cheapest is not None and state.corps[corp].cash < cheapest
+            and must_buy_train(state, corp))
+
+
+def emergency_shortfall(state: GameState, corp: str) -> int:
+    cheapest = cheapest_available(state) or 0
+    president = state.president(corp)
+    assert president is not None
+    return cheapest - state.corps[corp].cash - player_cash(state, president)
+
+
+# -- buying ------------------------------------------------------------------------------------
+
+
+def buy_train(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+    state = ctx.state
+    source = action.get("source")
+    if source not in (None, "bank", "pool"):
+        propose_from_corporation(ctx, corp, action)
+        return
+    train = pick_train(state, action.get("train"), source)
+    trade = action.get("trade")
+    price = train.price
+    if trade is not None:
+        trade_in = train.extra.get("trade_in", {})
+        require(train.name == "D" or "trade_in" in train.extra, "Only a diesel is bought with a "
+                "trade-in.", TRAIN_RULE)
+        require(trade in trade_in.get("trains", []), f"A diesel may be traded in for a "
+                f"{', '.join(trade_in.get('trains', []))}-train only.", TRAIN_RULE)
+        require(trade in state.corps[corp].trains, f"{corp} has no {trade}-train to trade in.",
+                TRAIN_RULE)
+        price = trade_in["price"]
+    else:
+        require(len(state.corps[corp].trains) < train_limit(state), f"{corp} already has "
+                f"{len(state.corps[corp].trains)} trains, the limit in this phase.", TRAIN_RULE)
+    pay_for_train(ctx, corp, price, cheapest=True)
+    if trade is not None:
+        obsolete = any(t.rusts_on == train.name and t.name == trade for t in state.rules.trains)
+        move_train(ctx, trade, corp_holder(corp), "scrap" if obsolete else POOL)
+        ctx.log(f"{corp} trades in a {trade}-train.")
+    if source == "pool":
+        ctx.pay(corp_holder(corp), BANK, price)
+        move_train(ctx, train.name, POOL, corp_holder(corp))
+        ctx.log(f"{corp} buys a {train.name}-train from the bank pool for {money(price)}.")
+    else:
+        buy_from_bank(ctx, corp, train, price)
+    after_purchase(ctx, corp)
+
+
+def pick_train(state: GameState, name: str | None, source: str | None) -> TrainDef:
+    offers = bank_offers(state)
+    if source == "pool":
+        require(bool(state.pool_trains), "There is no train in the bank pool.", TRAIN_RULE)
+        if name is None:
+            name = min(state.pool_trains, key=lambda t: state.rules.train(t).price)
+        require(name in state.pool_trains, f"There is no {name}-train in the bank pool.",
+                TRAIN_RULE)
+        return state.rules.train(name)
+    require(bool(offers), "The bank has no trains left.", TRAIN_RULE)
+    if name is None:
+        return offers[0]
+    for train in offers:
+        if train.name == name:
+            return train
+    names = " or ".join(f"a {t.name}-train ({money(t.price)})" for t in offers)
+    raise RulesError(f"The bank sells {names} now, not a {name}-train.", TRAIN_RULE)
+
+
+def pay_for_train(ctx: Ctx, corp: str, price: int, cheapest: bool) -> None:
+    """Check the money; in a forced purchase the president pays what the treasury
+    cannot, for the cheapest train only (6.6.2)."""
+    state = ctx.state
+    cash = state.corps[corp].cash
+    if cash >= price:
+        return
+    president = state.president(corp)
+    assert president is not None
+    require(must_buy_train(state, corp), f"A {money(price)} train is more than {corp}'s "
+            f"{money(cash)}.", TRAIN_RULE)
+    require(cheapest and price == cheapest_available(state), f"{corp} cannot pay for this train; "
+            f"with {president}'s money it must buy the cheapest train available "
+            f"({money(cheapest_available(state) or 0)}).", "1830 6.6.2")
+    needed = price - cash
+    require(player_cash(state, president) >= needed, f"{corp} and {president} together have "
+            f"{money(cash + player_cash(state, president))}; the train costs {money(price)}. "
+            f"{president} must first sell shares (sell N CORP) to raise the difference.",
+            "1830 6.6.3")
+    ctx.pay(player_holder(president), corp_holder(corp), needed)
+    ctx.log(f"{president} gives {corp} {money(needed)} towards the train.")
+
+
+def after_purchase(ctx: Ctx, corp: str) -> None:
+    state = ctx.state
+    closes = [s for s, p in state.privates.items() if not p.closed and
+              state.rules.private(s).extra.get("closes_on_first_train_of") == corp]
+    for sym in closes:
+        ctx.emit("private_closed", sym=sym)
+        ctx.log(f"{sym} closes: {corp} has bought its first train.")
+    ctx.round_set(turn={**state.round["turn"], "step": "trains",
+                        "bought": state.round["turn"]["bought"] + 1})
+    discards = over_limit(state)
+    if discards:
+        ctx.round_set(discards=discards)
+        ctx.log(f"Over the train limit of {train_limit(state)}: {', '.join(discards)} must "
+                "discard a train.")
+
+
+# -- trains between corporations -------------------------------------------------------------
+
+
+def propose_from_corporation(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+    state = ctx.state
+    seller: str = action["source"]
+    require(seller in state.corps and seller != corp, f"{seller} is not another corporation.")
+    trains = state.corps[seller].trains
+    name: str | None = action.get("train")
+    if name is None and len(set(trains)) == 1:
+        name = trains[0]
+    if name is None or name not in trains:
+        raise RulesError(f"{seller} has no {name or 'such'}-train to sell.", TRAIN_RULE)
+    price: int | None = action.get("price")
+    if price is None or price < 1:
+        raise RulesError("Name a price of at least $1, e.g. buy train "
+                         f"{name} from {seller} for {state.rules.train(name).price}.", TRAIN_RULE)
+    require(len(state.corps[corp].trains) < train_limit(state), f"{corp} is at its train limit.",
+            TRAIN_RULE)
+    if state.corps[corp].cash < price:
+        require(price <= state.rules.train(name).price, "With the president's money a train "
+                "from another corporation costs at most its face value.", "1830 6.6.2")
+        cheapest = cheapest_available(state)
+        require(must_buy_train(state, corp), f"{corp} has only {money(state.corps[corp].cash)}.",
+                TRAIN_RULE)
+        president = state.president(corp)
+        assert president is not None
+        require(state.corps[corp].cash + player_cash(state, president) >= price,
+                f"{corp} and {president} together cannot pay {money(price)}.", "1830 6.6.2")
+        assert cheapest is None or cheapest >= 0
+    proposal = {"kind": "train", "buyer": corp, "seller": seller, "train": name, "price": price,
+                "answer_by": state.president(seller)}
+    if state.president(seller) == state.president(corp):
+        complete_train_sale(ctx, proposal)
+        return
+    ctx.round_set(proposal=proposal)
+    ctx.log(f"{corp} offers {money(price)} for {seller}'s {name}-train; "
+            f"{proposal['answer_by']} may accept or decline.")
+
+
+def complete_train_sale(ctx: Ctx, proposal: dict[str, Any]) -> None:
+    state = ctx.state
+    corp, seller, name, price = (proposal["buyer"], proposal["seller"], proposal["train"],
+                                 proposal["price"])
+    if state.corps[corp].cash < price:
+        president = state.president(corp)
+        assert president is not None
+        ctx.pay(player_holder(president), corp_holder(corp), price - state.corps[corp].cash)
+    ctx.pay(corp_holder(corp), corp_holder(seller), price)
+    move_train(ctx, name, corp_holder(seller), corp_holder(corp))
+    ctx.log(f"{corp} buys a {name}-train from {seller} for {money(price)}.")
+    after_purchase(ctx, corp)
+
+
+# -- excess trains -----------------------------------------------------------------------------
+
+
+def discard(ctx: Ctx, name: str) -> None:
+    state = ctx.state
+    corp = state.round["discards"][0]
+    require(ctx.actor == state.president(corp), f"{state.president(corp)} must first choose a "
+            f"train for {corp} to discard.", "1830 6.6.1")
+    require(name in state.corps[corp].trains, f"{corp} has no {name}-train.")
+    move_train(ctx, name, corp_holder(corp), POOL)
+    ctx.log(f"{corp} discards a {name}-train to the bank pool.")
+    ctx.round_set(discards=over_limit(state))
+
+
+# -- forced sales and bankruptcy ----------------------------------------------------------------
+
+
+def emergency_sell(ctx: Ctx, corp: str, sales: list[dict[str, Any]]) -> None:
+    """The president sells shares to raise money for a forced train purchase (6.6.3)."""
+    state = ctx.state
+    president = ctx.actor
+    require(in_emergency(state, corp), "Shares may be sold in an operating round only to pay "
+            "for a forced train purchase.", "1830 6.6.3")
+    for sale in sales:
+        short = emergency_shortfall(state, corp)
+        require(short > 0, f"{president} already has enough money for the train: sell no more.",
+                "1830 6.6.3")
+        other, count = sale["corp"], sale["count"]
+        problem = forced_sale_problem(state, president, corp, other, count)
+        require(problem is None, problem or "", "1830 6.6.3")
+        price = state.price(other) or 0
+        require((count - 1) * price < short, f"Selling {count - 1} would already raise enough: "
+                "the president may sell only what the train needs.", "1830 6.6.3")
+        sell_for_emergency(ctx, president, other, count)
+
+
+def forced_sale_problem(
+    state: GameState, name: str, corp: str, other: str, count: int
+) -> str | None:
+    from .stock import sale_blocker
+
+    problem = sale_blocker(state, name, other, count)
+    if problem is not None:
+        return problem
+    if other == corp:
+        holder = player_holder(name)
+        remaining = state.percent(corp, holder) - count * state.rules.ordinary_percent
+        for rival in state.names:
+            if rival != name and state.percent(corp, player_holder(rival)) > remaining:
+                return (f"Selling {count} {corp} would hand the presidency of {corp} to "
+                        f"{rival}; a forced sale may not change it.")
+    return None
+
+
+def sell_for_emergency(ctx: Ctx, name: str, corp: str, count: int) -> None:
+    from .stock import _successor_after_sale
+
+    state = ctx.state
+    holder = player_holder(name)
+    price = state.price(corp) or 0
+    if state.corps[corp].certs[0] == holder:
+        remaining = state.percent(corp, holder) - count * state.rules.ordinary_percent
+        successor = _successor_after_sale(state, name, corp, remaining)
+        if successor:
+            swap_presidency(ctx, corp, name, successor)
+    for index in ordinary_indexes(state, corp, holder)[:count]:
+        ctx.move_cert(corp, index, POOL)
+    ctx.pay(BANK, holder, price * count)
+    ctx.log(f"{name} sells {count} {corp} for {money(price * count)}.")
+    market.move(ctx, corp, "down", count)
+
+
+def emergency_sales(state: GameState, corp: str) -> dict[str, int]:
+    """The most shares of each corporation the president may sell now (6.6.3)."""
+    president = state.president(corp)
+    if president is None or not in_emergency(state, corp) or emergency_shortfall(state, corp) <= 0:
+        return {}
+    options = {}
+    for other in state.corps:
+        held = share_units(state, other, player_holder(president))
+        for count in range(held, 0, -1):
+            if forced_sale_problem(state, president, corp, other, count) is None:
+                price = state.price(other) or 0
+                needed = -(-emergency_shortfall(state, corp) // price) if price else count
+                options[other] = min(count, max(needed, 1))
+                break
+    return options
+
+
+def bankrupt(ctx: Ctx, corp: str) -> None:
+    """The president cannot raise the money: he is bankrupt and the game ends (6.7)."""
+    state = ctx.state
+    require(in_emergency(state, corp) and emergency_shortfall(state, corp) > 0
+            and not emergency_sales(state, corp), "Only a president who cannot raise the money "
+            "for a forced train purchase, even by selling every share he may, goes bankrupt.",
+            "1830 6.7")
+    from .ending import end_game
+
+    ctx.log(f"{ctx.actor} cannot raise the money for {corp}'s train and is bankrupt.")
+    end_game(ctx, "bankruptcy", bankrupt=ctx.actor)
+
+
+def pool_room(state: GameState, corp: str) -> int:
+    return state.rules.pool_certificate_limit - pool_certificates(state, corp)

@@ -1,0 +1,412 @@
+"""The track of one position compiled for one corporation's route search.
+
+track.TrackGraph has a node per stop and per hex side and a segment per tile path.
+RouteGraph works on it for one corporation and one revenue column:
+
+* Stops get numbers in order of value (highest first), so a set of stops is an int
+  bit mask whose lowest set bits are its most valuable stops (see top_value).
+* "Track" is a bit mask too: one bit per segment and one per hex side.  A hex side is
+  track: the two paths of a junction meet in one piece of track at the side, so two
+  trains (or one route twice) may not cross the same side (as on 18xx.games).
+* A route is walked as a chain of Moves.  A move starts by leaving a stop or a
+  junction side and follows track while there is exactly one way on; it ends at a
+  stop, or at a side where the route could go on in two or more ways.  Track that
+  leads only to dead ends makes no move.  Moves are the legal continuations of
+  TrackGraph.onward, so they never reverse at a junction, never change track at a
+  crossover, never pass an off-board or a city full of other corporations' stations.
+* For each decision point ("cstate": where a move ended) `closure` is the mask of
+  stops some walk from there could still reach (ignoring what the route has used):
+  an upper bound for branch and bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from pbem.engine import hexes
+from pbem.engine.board import BoardState, Map, tile_at
+from pbem.engine.track import Node, TrackGraph
+
+#: A stop of the board: (hex, stop index of the hex's current tile).
+StopKey = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Move:
+    """Track followed from a decision point to the next one (see the module doc)."""
+
+    track: int  # segment and side bits used
+    end: int  # cstate reached (index into RouteGraph.moves)
+    stop: int  # stop number reached, or -1 at a junction
+    states: tuple[int, ...]  # directed segment states (2 * segment + direction), in order
+
+
+class RouteGraph:
+    """One position's track, ready for route search by `corp` (see module doc)."""
+
+    def __init__(
+        self,
+        board_map: Map,
+        board: BoardState,
+        corp: str,
+        column: str | int,
+        values: Mapping[StopKey, int] | None = None,
+    ) -> None:
+        if isinstance(column, int):
+            column = board_map.revenue_columns[column]
+        self.map = board_map
+        self.board = board
+        self.corp = corp
+        graph = TrackGraph(board_map, board)
+        self.graph = graph
+        segments = graph.segments
+        self.n_segments = len(segments)
+
+        # stops with track, numbered by value (highest first)
+        found: list[tuple[int, tuple[int, int], int, StopKey, str]] = []
+        for coord in board_map.hexes:
+            tile, _ = tile_at(board_map, board, coord)
+            for index, stop in enumerate(tile.stops):
+                if ("stop", coord, index) not in graph.at:
+                    continue
+                value = stop.value(column)
+                if values is not None and (coord, index) in values:
+                    value = values[(coord, index)]
+                found.append((-value, hexes.coord_sort_key(coord), index, (coord, index),
+                              stop.kind))
+        found.sort()
+        self.stops: list[StopKey] = [f[3] for f in found]
+        self.kinds: list[str] = [f[4] for f in found]
+        self.value: list[int] = [-f[0] for f in found]
+        self.number: dict[StopKey, int] = {key: i for i, key in enumerate(self.stops)}
+        self.blocks: list[bool] = [
+            graph.blocks(("stop", c, i), corp) for c, i in self.stops
+        ]
+        # stops of one off-board area exclude each other (a route counts an area once)
+        areas: dict[str, int] = {}
+        for number, (coord, _) in enumerate(self.stops):
+            area = board_map.hexes[coord].area
+            if area is not None:
+                areas[area] = areas.get(area, 0) | 1 << number
+        self.area_name: list[str | None] = [board_map.hexes[c].area for c, _ in self.stops]
+        self.area: list[int] = [
+            areas[name] if name is not None else 1 << number
+            for number, name in enumerate(self.area_name)
+        ]
+        self._value_tables = _value_tables(self.value)
+
+        # track bits: segments 0..n-1, then one bit per side node
+        side_bits: dict[Node, int] = {}
+        for node in graph.at:
+            if node[0] == "side":
+                side_bits[node] = 1 << (self.n_segments + len(side_bits))
+        self.arrive: list[Node] = [n for seg in segments for n in (seg.ends[1], seg.ends[0])]
+        self._side_bit = [side_bits.get(node, 0) for node in self.arrive]
+        self._succ: list[list[int]] = [
+            [self.state(nxt, node) for nxt in graph.onward(i // 2, node, corp)]
+            for i, node in enumerate(self.arrive)
+        ]
+        self._cstate: dict[int, int] = {}
+        self._cstate_state: list[int] = []
+        self.moves: list[list[Move]] = []
+        self._leave: dict[int, list[Move]] = {}
+        pending: list[int] = []
+        for start in range(len(self.arrive)):
+            if self._is_decision(start):
+                self._cid(start, pending)
+        while pending:
+            cid = pending.pop()
+            state = self._cstate_state[cid]
+            self.moves[cid] = [
+                m for m in (self._follow(nxt, pending) for nxt in self._succ[state])
+                if m is not None
+            ]
+        self.closure: list[int] = _closures(self.moves, True, _stop_bit)
+        # near[c]: the stops a route from cstate c may reach next (through junctions)
+        self.hop = _closures(self.moves, False, _stop_bit)
+        self.near: list[int] = [_stop_bits(options, self.hop) for options in self.moves]
+        hop_track = _closures(self.moves, False, _track_bits)
+        for options in self.moves:
+            options.sort(key=self._order)
+        self.expand = sum(1 << x for x, b in enumerate(self.blocks) if not b)
+        self.adj: list[int] = [0] * len(self.stops)
+        for cid, state in enumerate(self._cstate_state):
+            node = self.arrive[state]
+            if node[0] == "stop":
+                x = self.number[(node[1], node[2])]
+                self.adj[x] |= self.near[cid]
+        self.stations: list[int] = sorted(
+            {self.number[key] for key in board.stations(corp) if key in self.number}
+        )
+        # legs[x]: the track of every way from stop x to a next stop (for memo keys)
+        self.legs: list[int] = []
+        for x in range(len(self.stops)):
+            bits = 0
+            for m in self.leave(x):
+                bits |= m.track | (hop_track[m.end] if m.stop < 0 else 0)
+            self.legs.append(bits)
+
+    # -- building ------------------------------------------------------------------------------
+
+    def state(self, seg: int, start: Node) -> int:
+        """The directed state of travelling segment `seg` away from node `start`."""
+        return 2 * seg + (0 if self.graph.segments[seg].ends[0] == start else 1)
+
+    def _is_decision(self, state: int) -> bool:
+        return self.arrive[state][0] == "stop" or len(self._succ[state]) >= 2
+
+    def _order(self, move: Move) -> int:
+        """Moves toward valuable stops first (stop numbers grow as values fall), so that
+        branch and bound meets good routes early."""
+        if move.stop >= 0:
+            return move.stop
+        near = self.near[move.end]
+        return (near & -near).bit_length() - 1 if near else len(self.stops)
+
+    def _cid(self, state: int, pending: list[int]) -> int:
+        cid = self._cstate.get(state)
+        if cid is None:
+            cid = len(self.moves)
+            self._cstate[state] = cid
+            self._cstate_state.append(state)
+            self.moves.append([])
+            pending.append(cid)
+        return cid
+
+    def _follow(self, state: int, pending: list[int]) -> Move | None:
+        """The move starting with directed state `state` (None: it leads nowhere)."""
+        track = 0
+        states: list[int] = []
+        while True:
+            bit = 1 << (state // 2)
+            side = self._side_bit[state]
+            if track & (bit | side):
+                return None  # a loop without stops or branches
+            track |= bit | side
+            states.append(state)
+            node = self.arrive[state]
+            if node[0] == "stop":
+                cid = self._cid(state, pending)
+                return Move(track, cid, self.number[(node[1], node[2])], tuple(states))
+            succ = self._succ[state]
+            if not succ:
+                return None
+            if len(succ) >= 2:
+                return Move(track, self._cid(state, pending), -1, tuple(states))
+            state = succ[0]
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def leave(self, stop: int) -> list[Move]:
+        """The moves leaving stop number `stop` (by any of its segments)."""
+        moves = self._leave.get(stop)
+        if moves is None:
+            coord, index = self.stops[stop]
+            node: Node = ("stop", coord, index)
+            pending: list[int] = []  # stays empty: every decision state has its cstate
+            moves = [
+                m for m in (self._follow(self.state(seg, node), pending)
+                            for seg in self.graph.at.get(node, []))
+                if m is not None
+            ]
+            moves.sort(key=self._order)
+            self._leave[stop] = moves
+        return moves
+
+    def reach(self, moves: list[Move]) -> int:
+        """The stops some walk starting with one of `moves` reaches (an upper bound)."""
+        bits = 0
+        for m in moves:
+            bits |= self.closure[m.end]
+            if m.stop >= 0:
+                bits |= 1 << m.stop
+        return bits
+
+    def region(self, start: int, visited: int) -> int:
+        """The stops a route could still reach: from the stops in `start`, hopping from
+        stop to stop, never entering a `visited` stop nor leaving a blocking one."""
+        adj, expand = self.adj, self.expand
+        seen = start & ~visited
+        todo = seen & expand
+        closed = ~visited
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            new = adj[low.bit_length() - 1] & closed & ~seen
+            if new:
+                seen |= new
+                todo |= new & expand
+        return seen
+
+    def passable(self, region: int, start: int) -> int:
+        """The stops of `region` a route could pass through (not just end at): not
+        blocking, and with two neighbours among `region` and the route's frontier
+        `start` (the stops next to it)."""
+        adj = self.adj
+        around = region | start
+        result = 0
+        todo = region & self.expand
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            near = adj[low.bit_length() - 1] & around
+            if near & (near - 1):
+                result |= low
+        return result
+
+    def reach_avoiding(self, moves: list[Move], used: int) -> int:
+        """The stops walks starting with `moves` reach without touching track `used`
+        (walks, not routes: an upper bound)."""
+        bits = 0
+        seen: set[int] = set()
+        todo = [m for m in moves if not m.track & used]
+        all_moves = self.moves
+        while todo:
+            m = todo.pop()
+            if m.stop >= 0:
+                bits |= 1 << m.stop
+            if m.end not in seen:
+                seen.add(m.end)
+                todo.extend(n for n in all_moves[m.end] if not n.track & used)
+        return bits
+
+    def next_stops(self, moves: list[Move]) -> int:
+        """The stops a route starting with one of `moves` may have next."""
+        return _stop_bits(moves, self.hop)
+
+    def most(self, mask: int, count: int | None, ends: int, middle: int = -1) -> int:
+        """An upper bound on what a route may still collect from the stops in `mask`:
+        the `count` (None: all) most valuable, of which at most `ends` stops outside
+        `middle` (stops that can only end a route: off-boards, full cities of other
+        corporations)."""
+        terminal = mask & ~(self.expand & middle)
+        if count is None:
+            return self.top_value(mask & ~terminal, None) + self.top_value(terminal, ends)
+        total = 0
+        value = self.value
+        while mask and count > 0:
+            low = mask & -mask
+            mask ^= low
+            if low & terminal:
+                if ends <= 0:
+                    continue
+                ends -= 1
+            total += value[low.bit_length() - 1]
+            count -= 1
+        return total
+
+    def top_value(self, mask: int, count: int | None) -> int:
+        """The sum of the `count` most valuable stops in `mask` (None: all of them)."""
+        total = 0
+        if count is None:
+            tables = self._value_tables
+            for table, byte in zip(tables, mask.to_bytes(len(tables), "little"), strict=True):
+                if byte:
+                    total += table[byte]
+            return total
+        value = self.value
+        while mask and count > 0:
+            low = mask & -mask
+            total += value[low.bit_length() - 1]
+            mask ^= low
+            count -= 1
+        return total
+
+    def segments_of(self, states: list[int]) -> list[tuple[str, int]]:
+        """(hex, path index) of the segments of directed states."""
+        result = []
+        for state in states:
+            seg = self.graph.segments[state // 2]
+            result.append((seg.coord, seg.index))
+        return result
+
+    def reversed_states(self, states: list[int]) -> list[int]:
+        """The same track walked the other way."""
+        return [s ^ 1 for s in reversed(states)]
+
+
+def _value_tables(values: list[int]) -> list[list[int]]:
+    """For each byte of a stop mask, the value sum of every byte pattern."""
+    tables = []
+    for start in range(0, max(len(values), 1), 8):
+        chunk = values[start:start + 8]
+        table = [0] * 256
+        for pattern in range(1, 256):
+            low = pattern & -pattern
+            bit = low.bit_length() - 1
+            table[pattern] = table[pattern ^ low] + (chunk[bit] if bit < len(chunk) else 0)
+        tables.append(table)
+    return tables
+
+
+def _stop_bit(move: Move) -> int:
+    return 1 << move.stop if move.stop >= 0 else 0
+
+
+def _track_bits(move: Move) -> int:
+    return move.track
+
+
+def _stop_bits(options: list[Move], hop: list[int]) -> int:
+    bits = 0
+    for m in options:
+        bits |= 1 << m.stop if m.stop >= 0 else hop[m.end]
+    return bits
+
+
+def _closures(
+    moves: list[list[Move]], through_stops: bool, bits_of: Callable[[Move], int]
+) -> list[int]:
+    """For each cstate, the union of bits_of(move) over the moves some walk from it
+    takes (through_stops False: walks that end at the first stop): strongly connected
+    components (Tarjan, iterative), then unions in reverse topological order."""
+    n = len(moves)
+    index = [-1] * n
+    low = [0] * n
+    comp = [-1] * n
+    comp_bits: list[int] = []
+    on_stack: list[int] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                on_stack.append(v)
+            if i < len(moves[v]):
+                work.append((v, i + 1))
+                if not through_stops and moves[v][i].stop >= 0:
+                    continue
+                w = moves[v][i].end
+                if index[w] == -1:
+                    work.append((w, 0))
+                elif comp[w] == -1:
+                    low[v] = min(low[v], index[w])
+                continue
+            if low[v] == index[v]:
+                number = len(comp_bits)
+                members = []
+                while True:
+                    w = on_stack.pop()
+                    comp[w] = number
+                    members.append(w)
+                    if w == v:
+                        break
+                bits = 0
+                for w in members:
+                    for m in moves[w]:
+                        bits |= bits_of(m)
+                        if m.stop >= 0 and not through_stops:
+                            continue
+                        if comp[m.end] != number:
+                            bits |= comp_bits[comp[m.end]]
+                comp_bits.append(bits)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return [comp_bits[comp[v]] for v in range(n)]

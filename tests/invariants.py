@@ -1,0 +1,104 @@
+"""Invariants that hold after every event of any game (checked by the self-play tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.engine.shares import (
+    certificate_count,
+    certificate_limit,
+    limit_problems,
+    pool_certificates,
+)
+from pbem.engine.state import IPO, POOL, GameState, player_holder
+from pbem.engine.trains import train_count, train_limit
+
+BANK_TOTAL = 12000
+
+
+def check(state: GameState, actor: str, action: dict[str, Any]) -> None:
+    money(state)
+    shares(state)
+    privates(state)
+    if state.phase is not None:
+        trains(state)
+        tiles_and_tokens(state)
+    limits_after_buying(state, actor, action)
+
+
+def money(state: GameState) -> None:
+    """Money is conserved; the bank alone may go below zero (paid on paper, 7.0)."""
+    total = state.bank + sum(p.cash for p in state.players) + sum(
+        c.cash for c in state.corps.values())
+    assert total == BANK_TOTAL, total
+    assert all(p.cash >= 0 for p in state.players)
+    assert all(c.cash >= 0 for c in state.corps.values())
+
+
+def shares(state: GameState) -> None:
+    rules = state.rules
+    holders = {IPO, POOL} | {player_holder(n) for n in state.names}
+    for sym, corp in state.corps.items():
+        assert len(corp.certs) == 1 + rules.ordinary_shares
+        assert set(corp.certs) <= holders, corp.certs
+        assert corp.certs[0] != POOL
+        assert pool_certificates(state, sym) <= rules.pool_certificate_limit
+        president = state.president(sym)
+        if president is not None:
+            mine = state.percent(sym, player_holder(president))
+            assert mine >= rules.president_percent
+            assert all(state.percent(sym, player_holder(n)) <= mine for n in state.names)
+        if corp.floated:
+            assert state.percent(sym, IPO) <= 100 - rules.float_percent
+
+
+def privates(state: GameState) -> None:
+    for sym, private in state.privates.items():
+        assert private.owner == "bank" or private.owner.startswith(("p:", "c:")), sym
+        if private.owner.startswith("p:"):
+            assert private.owner[2:] in state.names
+
+
+def trains(state: GameState) -> None:
+    """Every train is in the bank, a corporation, the pool or gone, exactly once; and
+    once excess trains are discarded every corporation is within the limit."""
+    for train in state.rules.trains:
+        sold = state.trains_sold.get(train.name, 0)
+        held = sum(c.trains.count(train.name) for c in state.corps.values())
+        assert sold == held + state.pool_trains.count(train.name) + \
+            state.trains_scrapped.get(train.name, 0), train.name
+        count = train_count(state, train)
+        assert count is None or sold <= count
+    if state.round.get("kind") != "operating" or not state.round.get("discards"):
+        limit = train_limit(state)
+        assert all(len(c.trains) <= limit for c in state.corps.values())
+
+
+def tiles_and_tokens(state: GameState) -> None:
+    board = state.board
+    on_board: dict[str, int] = {}
+    for tile, _ in board.tiles.values():
+        on_board[tile] = on_board.get(tile, 0) + 1
+    for tile, count in state.map.manifest.items():
+        assert board.tiles_left.get(tile, 0) + on_board.get(tile, 0) == count, tile
+        assert board.tiles_left.get(tile, 0) >= 0
+    for sym in state.corps:
+        stations = list(board.stations(sym))
+        assert len(stations) <= len(state.rules.corp(sym).token_prices)
+        assert len({c for c, _ in stations}) == len(stations), (sym, stations)
+    for coord, stops in board.tokens.items():
+        tile = state.map.tiles.get(board.tiles[coord][0]) if coord in board.tiles else \
+            state.map.hex(coord).tile
+        assert tile is not None
+        for i, corps in enumerate(stops):
+            if corps:
+                assert len(corps) <= tile.stops[i].slots, (coord, corps)
+
+
+def limits_after_buying(state: GameState, actor: str, action: dict[str, Any]) -> None:
+    """A player who just bought a share is within every certificate limit (4.3)."""
+    if action["type"] in ("par", "buy_share"):
+        assert certificate_count(state, actor) <= certificate_limit(state) or any(
+            state.rules.zone_allows(state.zone(c), "uncounted") for c in state.corps)
+        corp = action["corp"]
+        assert not [p for p in limit_problems(state, actor) if f"% of {corp}," in p]

@@ -1,0 +1,120 @@
+"""Track and stations in an operating turn, 1830 rules 6.1-6.3 and the privates."""
+
+from __future__ import annotations
+
+from enginehelp import first_operating_round
+
+from pbem.engine.state import corp_holder
+
+
+def test_6_3_1_home_station_at_the_start_of_the_first_turn() -> None:
+    t = first_operating_round()
+    assert t.state.round["current"] == "PRR"
+    assert t.state.board.tokens["H12"] == [["PRR"]]
+
+
+def test_6_2_rotation_inferred_when_unique() -> None:
+    t = first_operating_round()
+    t.act("A", "lay", tile="57", hex="H10", exits=None)
+    assert t.state.board.tiles["H10"] == ("57", 1)
+    assert t.state.board.tiles_left["57"] == 3
+
+
+def test_6_2_several_rotations_are_listed() -> None:
+    t = first_operating_round()
+    message = t.refused("A", "lay", tile="8", hex="H14", exits=None)
+    assert "lay 8 H14 W-NE" in message and "lay 8 H14 W-SE" in message
+
+
+def test_6_2_exits_choose_the_rotation() -> None:
+    t = first_operating_round()
+    t.act("A", "lay", tile="8", hex="H14", exits=["W", "SE"])
+    tile = t.state.map.tiles["8"]
+    _, rotation = t.state.board.tiles["H14"]
+    assert tile.exits(rotation) == frozenset({1, 5})
+
+
+def test_6_2_1_new_track_must_connect_to_a_station() -> None:
+    t = first_operating_round()
+    message = t.refused("A", "lay", tile="9", hex="E13", exits=None)
+    assert "route" in message or "no direction" in message
+
+
+def test_6_2_one_tile_per_turn() -> None:
+    t = first_operating_round()
+    t.act("A", "lay", tile="57", hex="H10", exits=None)
+    assert "already laid a tile" in t.refused("A", "lay", tile="9", hex="H14", exits=["W", "E"])
+
+
+def test_6_2_only_yellow_in_phase_2() -> None:
+    t = first_operating_round()
+    assert "Green tiles may not be laid yet" in t.refused("A", "lay", tile="14", hex="H10",
+                                                         exits=None)
+
+
+def test_6_2_terrain_cost_paid_on_first_tile() -> None:
+    t = first_operating_round()
+    t.act("A", "lay", tile="8", hex="H14", exits=["W", "NE"])
+    t.act("A", "pass")  # PRR has no trains and no route worth anything: may end
+    cash = t.state.corps["C&O"].cash
+    assert cash == 670  # C&O operates next
+    # PRR's next turn: G15 (SV, mountain) is blocked while A owns SV
+    assert t.state.round["current"] == "C&O"
+
+
+def test_6_2_1_no_tile_on_a_players_private_hex() -> None:
+    t = first_operating_round()
+    message = t.refused("A", "lay", tile="7", hex="I13", exits=None)
+    assert "while a player owns BO" in message
+
+
+def test_6_3_station_costs_and_reach() -> None:
+    t = first_operating_round()
+    t.act("A", "lay", tile="57", hex="H10", exits=None)
+    t.act("A", "token", hex="H10", city=None)
+    assert t.state.corps["PRR"].cash == 670 - 40
+    assert t.state.board.tokens["H10"] == [["PRR"]]
+    assert "already placed a station" in t.refused("A", "token", hex="H12", city=None)
+
+
+def test_6_3_2_no_station_without_a_route() -> None:
+    t = first_operating_round()
+    message = t.refused("A", "token", hex="E19", city=None)
+    assert "route" in message or "kept for NYC" in message
+
+
+def test_6_3_2_home_of_a_corporation_that_has_not_operated_is_kept() -> None:
+    from pbem.engine.ortrack import token_problem
+
+    t = first_operating_round()
+    assert "kept for NYC" in (token_problem(t.state, "PRR", "E19", 0) or "")
+    assert "kept for ERIE" in (token_problem(t.state, "PRR", "E11", 1) or "")
+    assert "kept for NYNH" in (token_problem(t.state, "PRR", "G19", 0) or "")
+    assert token_problem(t.state, "PRR", "G19", 1) is None
+
+
+def test_6_1_order_track_before_station() -> None:
+    t = first_operating_round()
+    t.act("A", "lay", tile="57", hex="H10", exits=None)
+    t.act("A", "token", hex="H10", city=None)
+    assert "gone past" in t.refused("A", "lay", tile="9", hex="H14", exits=["W", "E"])
+
+
+def test_cs_extra_tile_on_b20_without_connection() -> None:
+    t = first_operating_round()
+    t.state.privates["CS"].owner = corp_holder("PRR")  # as if PRR had bought it
+    t.act("A", "lay", tile="57", hex="H10", exits=None)
+    t.act("A", "lay", tile="4", hex="B20", exits=["W", "E"], **{"with": "CS"})
+    assert t.state.board.tiles["B20"][0] == "4"
+    assert "used already" in t.refused("A", "lay", tile="3", hex="B20", exits=None,
+                                       **{"with": "CS"})
+
+
+def test_dh_tile_and_free_station_on_f16() -> None:
+    t = first_operating_round()
+    t.state.privates["DH"].owner = corp_holder("PRR")
+    t.act("A", "lay", tile="57", hex="F16", exits=["SW", "NE"], **{"with": "DH"})
+    assert t.state.corps["PRR"].cash == 670 - 120
+    t.act("A", "token", hex="F16", city=None, **{"with": "DH"})
+    assert t.state.board.tokens["F16"] == [["PRR"]]
+    assert t.state.corps["PRR"].cash == 550  # the station was free

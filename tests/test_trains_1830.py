@@ -1,0 +1,175 @@
+"""Running, dividends, trains and phases: 1830 rules 2.0-2.7, 6.4-6.6 and 7.0."""
+
+from __future__ import annotations
+
+from enginehelp import first_operating_round, give_cash, give_train, sell_out_trains
+
+from pbem.engine.state import POOL, corp_holder
+
+
+def prr_with_a_route():
+    """PRR (A, 50%; B holds 10%) with a 2-train and track H10-H12: a $30 run."""
+    t = first_operating_round()
+    give_train(t, "PRR", "2")
+    t.act("A", "lay", tile="57", hex="H10", exits=None)
+    return t
+
+
+def test_6_4_run_finds_the_best_route_and_6_5_payout() -> None:
+    t = prr_with_a_route()
+    a, b = t.cash("A"), t.cash("B")
+    t.act("A", "run", routes=None)
+    assert t.state.round["turn"]["run"]["revenue"] == 30
+    t.act("A", "payout")
+    assert t.cash("A") == a + 15 and t.cash("B") == b + 3  # $3 per 10% share
+    assert t.state.corps["PRR"].cash == 670  # initial-offering shares are paid nothing
+    assert t.state.price("PRR") == 71  # one box right
+
+
+def test_6_5_pool_shares_pay_the_treasury() -> None:
+    t = prr_with_a_route()
+    t.state.corps["PRR"].certs[1] = POOL  # B's CA share in the pool
+    t.act("A", "payout")  # implicit best run first
+    assert t.state.corps["PRR"].cash == 670 + 3
+
+
+def test_6_5_withhold_goes_to_treasury_and_moves_left() -> None:
+    t = prr_with_a_route()
+    t.act("A", "withhold")
+    assert t.state.corps["PRR"].cash == 700
+    assert t.state.price("PRR") == 65  # one box left of 67
+
+
+def test_6_5_no_revenue_no_dividend() -> None:
+    t = first_operating_round()
+    give_train(t, "PRR", "2")
+    message = t.refused("A", "payout")
+    assert "cannot pay a dividend" in message
+
+
+def test_6_4_explicit_route_must_reach_the_best_total() -> None:
+    t = prr_with_a_route()
+    t.act("A", "run", routes=[{"train": "2", "stops": ["H12", "H10"]}])
+    assert t.state.round["turn"]["run"]["revenue"] == 30
+
+
+def test_6_6_trains_bought_in_order_from_the_bank() -> None:
+    t = prr_with_a_route()
+    t.act("A", "payout")
+    assert "sells a 2-train" in t.refused("A", "buy_train", train="3", source="bank",
+                                          price=None, trade=None)
+    t.act("A", "buy_train", train=None, source=None, price=None, trade=None)
+    assert t.state.corps["PRR"].trains == ["2", "2"]
+
+
+def test_2_3_first_3_train_starts_phase_3() -> None:
+    t = prr_with_a_route()
+    t.act("A", "payout")
+    sell_out_trains(t, "2")
+    t.act("A", "buy_train", train="3", source="bank", price=None, trade=None)
+    assert t.state.phase == "3"
+
+
+def test_2_4_first_4_train_rusts_the_2_trains() -> None:
+    t = prr_with_a_route()
+    t.act("A", "payout")
+    sell_out_trains(t, "2")
+    sell_out_trains(t, "3")
+    t.state.phase = "3"
+    t.state.pool_trains.append("2")
+    t.state.trains_scrapped["2"] -= 1
+    t.act("A", "buy_train", train="4", source="bank", price=None, trade=None)
+    assert t.state.phase == "4"
+    assert t.state.corps["PRR"].trains == ["4"] and "2" not in t.state.pool_trains
+
+
+def test_2_5_bruce_example_phase_change_in_the_middle_of_a_purchase() -> None:
+    """Phase 4, Bruce's railroad has a 3-train and $800; one 4-train left.  It buys the
+    4 ($300), then the first 5 ($450): phase 5, limit 2, the 3-train goes to the pool,
+    all private companies close (2.5 example)."""
+    t = prr_with_a_route()
+    t.act("A", "payout")
+    t.state.corps["PRR"].trains.clear()
+    t.state.trains_scrapped["2"] = 1
+    sell_out_trains(t, "2")
+    t.state.trains_scrapped["3"] = t.state.trains_scrapped.get("3", 0)
+    give_train(t, "PRR", "3")
+    sell_out_trains(t, "3")
+    t.state.trains_sold["4"] = 3
+    t.state.trains_scrapped["4"] = 3
+    t.state.phase = "4"
+    give_cash(t, corp_holder("PRR"), 800 - t.state.corps["PRR"].cash)
+    t.act("A", "buy_train", train="4", source="bank", price=None, trade=None)
+    assert t.state.corps["PRR"].cash == 500 and t.state.phase == "4"
+    t.act("A", "buy_train", train="5", source="bank", price=None, trade=None)
+    assert t.state.phase == "5" and t.state.corps["PRR"].cash == 50
+    assert all(p.closed for p in t.state.privates.values())
+    assert t.state.round["discards"] == ["PRR"]
+    t.act("A", "discard", train="3")
+    assert sorted(t.state.corps["PRR"].trains) == ["4", "5"]
+    assert t.state.pool_trains == ["3"]
+
+
+def test_6_6_train_limit() -> None:
+    t = prr_with_a_route()
+    t.act("A", "payout")
+    for _ in range(3):
+        t.act("A", "buy_train", train=None, source=None, price=None, trade=None)
+    assert "limit" in t.refused("A", "buy_train", train=None, source=None, price=None,
+                                trade=None)
+
+
+def test_6_6_2_forced_purchase_with_presidents_money() -> None:
+    t = first_operating_round()
+    t.act("A", "lay", tile="57", hex="H10", exits=None)
+    t.act("A", "run", routes=None)  # no train: nothing
+    t.state.corps["PRR"].cash = 50
+    t.state.bank += 620
+    assert "must buy one" in t.refused("A", "pass")
+    a = t.cash("A")
+    t.act("A", "buy_train", train=None, source=None, price=None, trade=None)
+    assert t.state.corps["PRR"].trains == ["2"] and t.state.corps["PRR"].cash == 0
+    assert t.cash("A") == a - 30
+
+
+def test_bo_closes_when_b_and_o_buys_its_first_train() -> None:
+    from pbem.engine.ortrains import after_purchase
+
+    t = first_operating_round()
+    from pbem.engine.context import Ctx
+
+    ctx = Ctx(t.state, "D")
+    t.state.round["turn"]["step"] = "trains"
+    after_purchase(ctx, "B&O")
+    assert t.state.privates["BO"].closed
+
+
+def test_3_1_corporation_buys_a_private_in_phase_3_with_consent() -> None:
+    t = prr_with_a_route()
+    t.state.phase = "3"
+    assert "half to twice" in t.refused("A", "buy_private", private="CS", **{"from": "B"},
+                                        price=90)
+    t.act("A", "buy_private", private="CS", **{"from": "B"}, price=80)
+    assert "B must first accept" in t.refused("A", "pass")
+    t.act("B", "accept")
+    assert t.state.privates["CS"].owner == "c:PRR"
+    assert "may not be sold to a corporation" in t.refused("A", "buy_private", private="BO",
+                                                           **{"from": "D"}, price=220)
+
+
+def test_3_1_no_private_purchases_in_phase_2() -> None:
+    t = prr_with_a_route()
+    assert "phases 3 and 4" in t.refused("A", "buy_private", private="SV", **{"from": "A"},
+                                         price=20)
+
+
+def test_7_0_bank_break_in_an_operating_round_ends_after_the_set() -> None:
+    t = prr_with_a_route()
+    t.state.bank, t.state.player("D").cash = 10, t.state.player("D").cash + t.state.bank - 10
+    t.act("A", "payout")  # the bank pays $15 + $3: it is broken
+    assert t.state.ending == {"reason": "bank", "after": "set"}
+    while not t.state.finished:
+        t.act(t.current, "pass")
+    result = t.state.result
+    assert result["reason"] == "bank" and set(result["scores"]) == {"A", "B", "C", "D"}
+    assert t.state.bank < 0  # paid on paper
