@@ -13,7 +13,8 @@ import click
 from . import service
 from .engine.errors import SetupError
 from .notation import format_action
-from .render.view import market_text, state_json, text_tables
+from .render import full_text, mail_parts, state_json, svg_map
+from .render.archive import archive_page
 from .store import StoreError, open_store
 
 
@@ -136,38 +137,39 @@ def act(env: Env, game: int, actor: str, commands: str) -> None:
 @main.command()
 @click.argument("game", type=int)
 @click.option("--as", "viewer", default=None, metavar="NAME",
-              help="Show what this player may do now.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+              help="Show what this player may see and do now.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html", "svg"]),
+              default="text", show_default=True)
 @click.pass_obj
 def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
-    """Show the game now: holdings, corporations, market, who must act.
+    """Show the game now: who must act, holdings, market, map.
+
+    With --as, what that player may see (the visibility option) and his commands.
 
     \b
     Example:
       pbem show 1 --as Alice
       pbem show 1 --format json
+      pbem show 1 --format svg > map.svg
     """
     store = env.store()
     try:
         state = service.load(store, game)
-    except StoreError as exc:
+        if viewer is not None:
+            viewer = service.resolve_player(state, viewer)
+    except (StoreError, SetupError) as exc:
         fail(str(exc), 1)
     if fmt == "json":
-        data = state_json(state, format_action)
+        data = state_json(state, format_action, viewer)
         data["game"] = game
         click.echo(json.dumps(data, indent=2, default=list))
-        return
-    click.echo(f"Game #{game}")
-    click.echo(text_tables(state))
-    click.echo("")
-    click.echo(market_text(state))
-    click.echo("")
-    data = state_json(state, format_action)
-    click.echo(f"Waiting for: {', '.join(data['to_act']) or 'nobody'}")
-    for name, moves in data["legal"].items():
-        if viewer is None or name.lower() == viewer.lower():
-            click.echo(f"{name} may: " + "; ".join(moves))
+    elif fmt == "svg":
+        click.echo(svg_map(state))
+    elif fmt == "html":
+        click.echo(mail_parts(state, viewer, image_cid="").html, nl=False)
+    else:
+        click.echo(f"Game #{game}")
+        click.echo(full_text(state, viewer))
 
 
 @main.command()
@@ -213,22 +215,31 @@ def audit(env: Env, game: int) -> None:
 
 @main.command()
 @click.argument("game", type=int)
+@click.option("--format", "fmt", type=click.Choice(["json", "html"]), default="json",
+              show_default=True, help="JSON data, or one self-contained HTML page.")
 @click.pass_obj
-def export(env: Env, game: int) -> None:
-    """Write the whole game (setup and every event) as JSON.
+def export(env: Env, game: int, fmt: str) -> None:
+    """Write the whole game (setup and every event) as JSON, or as an HTML archive page
+    with the history, a map to step through, holdings and the final scores.
 
     \b
     Example:
       pbem export 1 > game1.json
+      pbem export 1 --format html > game1.html
     """
     store = env.store()
     try:
         data = {"game": store.game(game), "players": store.players(game),
                 "events": store.events(game)}
+        start = service.initial(store, game) if fmt == "html" else None
     except StoreError as exc:
         fail(str(exc), 1)
     for p in data["players"]:
         p.pop("key_hash", None)
+    if start is not None:
+        click.echo(archive_page(start, data["events"], data["game"], data["players"]),
+                   nl=False)
+        return
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
@@ -252,3 +263,4 @@ def undo(env: Env, game: int, to_seq: int) -> None:
     except StoreError as exc:
         fail(str(exc), 1)
     click.echo(f"[{seq}] revert to {to_seq}")
+

@@ -1,12 +1,15 @@
-"""`make demo`: a short scripted 1830 start played through the real CLI.
+"""`make demo`: 1830 played through the real CLI, then by bots to the final score.
 
-Four players run the private auction of the rulebook's example (1.2), float
-corporations in the first stock round, sit through the operating rounds, and
-trade in the second stock round; the state is printed at the end.
+Part 1 is a scripted start with four players: the private auction of the rulebook's
+example (1.2), the first stock round, the first operating round and the second stock
+round, each command a `pbem act` call.  Part 2 lets bots (random legal players, the
+same moves a player is offered) play the game on to its end through the service, one
+transaction per command, and prints the final state, the scores and the audit.
 """
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import tempfile
@@ -26,12 +29,12 @@ SCRIPT = [
     ("Dave", "buy B&O"), ("Bruce", "buy NYC"), ("Alex", "buy PRR"), ("Gerald", "buy NYC"),
     ("Dave", "buy B&O"), ("Bruce", "buy NYC"), ("Alex", "buy PRR"), ("Gerald", "buy PRR"),
     ("Dave", "pass"), ("Bruce", "pass"), ("Alex", "pass"), ("Gerald", "pass"),
-]
-
-# stock round 2: Dave has the priority (left of Gerald, the last to buy)
-STOCK_ROUND_2 = [
-    ("Dave", "pass"), ("Bruce", "sell 1 NYC; par C&O 71; done"), ("Alex", "buy NYC pool; done"),
-    ("Gerald", "exchange MH"), ("Gerald", "buy NYC"), ("Gerald", "done"),
+    # operating round 1.1: PRR (higher share value) first, then NYC
+    ("Alex", "lay 57 H10"), ("Alex", "buy train; done"),
+    ("Bruce", "lay 57 E19 NW-SE; buy train; buy train; done"),
+    # stock round 2: Dave has the priority (left of Gerald, the last to buy)
+    ("Dave", "pass"), ("Bruce", "sell 1 NYC; par C&O 71; done"), ("Alex", "pass"),
+    ("Gerald", "exchange MH; buy NYC pool; done"),
 ]
 
 
@@ -43,34 +46,59 @@ def pbem(db: Path, *args: str, check: bool = True) -> str:
     return result.stdout + result.stderr
 
 
-def say(text: str) -> None:
+def say(text: str = "") -> None:
     print(text, flush=True)
+
+
+def scripted_start(db: Path) -> str:
+    args = ["new", "1830", "--seating", "fixed", "--seed", "1830"]
+    for name in PLAYERS:
+        args += ["--player", f"{name}:{name.lower()}@example.org"]
+    game = pbem(db, *args).split()[0]
+    say(f"$ pbem new 1830 --seating fixed --player Gerald:... (4 players)  -> game {game}")
+    for who, command in SCRIPT:
+        say(f'$ pbem act {game} --as {who} "{command}"')
+        say(pbem(db, "act", game, "--as", who, command).rstrip())
+    return game
+
+
+def bots_play_to_the_end(db: Path, game: str, seed: int = 1830) -> int:
+    """Bots choose among the legal moves; each command goes through the service as text,
+    exactly as a player's would.  Returns the number of commands played."""
+    from . import service
+    from .bots import pick
+    from .notation import format_action
+    from .store import open_store
+
+    store = open_store(db)
+    rng = random.Random(seed)
+    count = 0
+    last_round = ""
+    while True:
+        state = service.load(store, int(game))
+        if state.finished:
+            return count
+        who, action = pick(state, rng)
+        text = format_action(action)
+        service.act(store, int(game), who, text, source="demo-bot", now="2026-01-01T00:00:00")
+        count += 1
+        now = service.load(store, int(game)).round
+        label = f"{now.get('kind')} {now.get('number') or now.get('sr')}"
+        if label != last_round:
+            say(f"  ... {label} (after {count} bot commands)")
+            last_round = label
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "demo.db"
-        args = ["new", "1830", "--seating", "fixed", "--seed", "1830"]
-        for name in PLAYERS:
-            args += ["--player", f"{name}:{name.lower()}@example.org"]
-        game = pbem(db, *args).split()[0]
-        say(f"$ pbem new 1830 --player Gerald:... (4 players)  -> game {game}")
-        for who, command in SCRIPT:
-            say(f'$ pbem act {game} --as {who} "{command}"')
-            say(pbem(db, "act", game, "--as", who, command).rstrip())
-        # the operating rounds: corporations can only end their turn so far
-        while True:
-            waiting = pbem(db, "show", game).splitlines()
-            line = next(x for x in waiting if x.startswith("Waiting for:"))
-            who = line.split(":", 1)[1].strip()
-            state = pbem(db, "show", game, "--format", "json")
-            if '"round": "stock round 2"' in state:
-                break
-            say(f'$ pbem act {game} --as {who} "done"')
-            say(pbem(db, "act", game, "--as", who, "done").rstrip())
-        for who, command in STOCK_ROUND_2:
-            say(f'$ pbem act {game} --as {who} "{command}"')
-            say(pbem(db, "act", game, "--as", who, command, check=False).rstrip())
+        say("== Part 1: a scripted start, every command through `pbem act` ==")
+        game = scripted_start(db)
+        say(f"\n$ pbem show {game}")
+        say(pbem(db, "show", game).rstrip())
+        say("\n== Part 2: bots play on to the end of the game ==")
+        played = bots_play_to_the_end(db, game)
+        say(f"\nThe bots played {played} commands.")
         say(f"\n$ pbem show {game}")
         say(pbem(db, "show", game).rstrip())
         say(f"\n$ pbem audit {game}")

@@ -9,6 +9,8 @@ from invariants import check
 from selfplay import SelfPlay
 
 from pbem.engine.game import apply_facts, decide
+from pbem.notation import format_action, parse_command
+from pbem.service import parse_context
 
 GAMES = 200
 MAX_EVENTS = 8000
@@ -24,10 +26,13 @@ def play_whole_game(players: int, seed: int) -> SelfPlay:
 
 
 def replay_matches(game: SelfPlay) -> None:
+    """Each command, printed as a player would type it and read back, decides the same
+    facts from the state before it (the audit, through the command language)."""
     state = game.start.clone()
     for actor, action, decision in game.history:
-        again = decide(state, actor, action)
-        assert again.facts == decision.facts
+        text = format_action(action)
+        again = decide(state, actor, parse_command(text, parse_context(state)))
+        assert again.facts == decision.facts, text
         apply_facts(state, again.facts)
     assert state.to_dict() == game.state.to_dict()
     assert state.clone().to_dict() == state.to_dict()

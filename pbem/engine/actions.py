@@ -39,6 +39,8 @@ Operating round (issue 3; listed so the language is complete):
   {"type": "buy_train", "train": None | "4" | "D", "source": None | "bank" | "pool" | "NYC",
    "price": None | 150, "trade": None | "5"}
   {"type": "discard", "train": "3"}
+  {"type": "bankrupt"}                                    bankrupt (a president who cannot raise
+                                                          the money for a forced train purchase)
   {"type": "buy_private", "private": "DH", "from": "Alice", "price": 140}
                                                           buy private DH from Alice for 140
   {"type": "pass"}                                        done / pass
@@ -64,7 +66,7 @@ ENGINE_TYPES = frozenset(
     {
         "buy_private", "bid", "pass", "par", "buy_share", "sell", "exchange",
         "sell_private", "accept", "decline", "lay", "token", "run", "payout",
-        "withhold", "half", "buy_train", "discard", "protect", "redeem",
+        "withhold", "half", "buy_train", "discard", "bankrupt", "protect", "redeem",
         "reissue", "destination", "port", "cattle",
     }
 )

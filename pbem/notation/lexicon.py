@@ -40,6 +40,8 @@ VERB_OF: dict[str, str] = {
     "halve": "half",
     "discard": "discard",
     "scrap": "discard",
+    "bankrupt": "bankrupt",
+    "bankruptcy": "bankrupt",
     "protect": "protect",
     "redeem": "redeem",
     "reissue": "reissue",
@@ -72,7 +74,7 @@ HELP_TOPICS: tuple[str, ...] = (
     "bid", "buy", "pass", "take",
     "par", "sell", "sell private", "exchange", "accept", "decline",
     "lay", "token", "run", "payout", "withhold", "half", "buy train", "discard",
-    "buy private", "protect", "redeem", "reissue", "destination", "port", "cattle",
+    "bankrupt", "buy private", "protect", "redeem", "reissue", "destination", "port", "cattle",
     "say", "help", "show", "history", "notify", "undo",
     "referee", "as", "revert", "replace", "pause", "resume", "deadline", "kick",
 )  # fmt: skip

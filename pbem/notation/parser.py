@@ -47,6 +47,8 @@ _HANDLERS: dict[str, Handler] = {
     "half": bare("half", {"pay", "payout", "dividend"}),
     "halve": bare("half"),
     "discard": operating.discard,
+    "bankrupt": bare("bankrupt", {"declare", "i", "am", "go"}),
+    "bankruptcy": bare("bankrupt", {"declare"}),
     "scrap": operating.discard,
     "protect": bare("protect", {"price", "it"}),
     "redeem": operating.redeem,

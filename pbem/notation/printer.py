@@ -119,6 +119,7 @@ _PRINTERS: dict[str, Printer] = {
     "half": _plain("half"),
     "buy_train": _buy_train,
     "discard": _one("discard", "train"),
+    "bankrupt": _plain("bankrupt"),
     "protect": _plain("protect"),
     "redeem": _one("redeem", "corp"),
     "reissue": _one("reissue", "corp"),

@@ -1,0 +1,190 @@
+"""What each hex shows now: the one model behind the text map, the listing and the SVG.
+
+Everything comes from the static map, the BoardState and a few answers passed in by
+the caller (the phase's revenue column, the hexes blocked by private companies, the
+corporations' homes); nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.engine import hexes
+from pbem.engine.board import BoardState, Map, tile_at
+from pbem.engine.tiles import End
+
+#: Edges in the order the command language lists them (SW W NW NE E SE).
+EDGE_ORDER = tuple(range(6))
+
+
+@dataclass(frozen=True)
+class StopView:
+    index: int
+    kind: str  # city, town, offboard
+    revenue: int  # in the phase's column (0 on a white hex without a tile)
+    values: tuple[int, ...]  # off-board: the value in each revenue column
+    slots: int
+    tokens: tuple[str, ...]
+    reserved: tuple[str, ...]  # homes kept free for corporations without a station here
+    exits: tuple[int, ...]
+    at: float | None = None  # drawing hint from the data (edge position)
+
+
+@dataclass(frozen=True)
+class HexView:
+    coord: str
+    name: str | None
+    kind: str  # printed kind: white, yellow, gray, red
+    colour: str  # current colour: white, yellow, green, brown, gray, red
+    tile: str | None  # id of the laid tile, None for the printed hex
+    rotation: int
+    label: str | None
+    exits: tuple[int, ...]
+    paths: tuple[tuple[End, End], ...]  # rotated
+    stops: tuple[StopView, ...]
+    cost: int  # terrain cost, only while no tile is laid
+    terrain: str | None
+    blocked_by: str | None
+    area: str | None
+    impassable: tuple[int, ...]
+    homes: tuple[tuple[str, int | None], ...] = ()  # corporation, home city (None: either)
+    marks: tuple[str, ...] = ()
+    river: bool = False
+    future_labels: tuple[tuple[str, str], ...] = ()  # tile colour, label it must carry
+
+    @property
+    def row_col(self) -> tuple[int, int]:
+        return hexes.parse_coord(self.coord)
+
+    @property
+    def has_content(self) -> bool:
+        """Worth a line in the listing: track, a stop, a cost, a block, a label or a home."""
+        return bool(self.paths or self.stops or self.cost or self.blocked_by or self.label
+                    or self.tile or self.homes or self.impassable or self.marks)
+
+    def plain_paths(self) -> list[tuple[int, int]]:
+        """Track from edge to edge (not through a stop), edges in order."""
+        result = []
+        for a, b in self.paths:
+            if a.kind == "edge" and b.kind == "edge":
+                pair = (a.n, b.n) if a.n <= b.n else (b.n, a.n)
+                result.append(pair)
+        return sorted(result)
+
+    def stations(self) -> list[str]:
+        return [corp for stop in self.stops for corp in stop.tokens]
+
+
+def edges_text(edges: tuple[int, ...] | list[int]) -> str:
+    """(0, 3) -> "SW-NE"."""
+    return "-".join(hexes.edge_name(e) for e in sorted(edges))
+
+
+def board_view(
+    board_map: Map,
+    board: BoardState,
+    column: str,
+    blocked: Mapping[str, str] | None = None,
+    homes: Mapping[str, tuple[str, int | None]] | None = None,
+) -> dict[str, HexView]:
+    """Every hex of the map as it is now, by coordinate (sorted by row, then column).
+
+    ``column``: the phase's revenue column; ``blocked``: hex -> private company that
+    blocks it; ``homes``: corporation -> (home hex, city index or None) for the
+    corporations whose home station is not on the board yet.
+    """
+    blocked = blocked or {}
+    reserved: dict[str, list[tuple[str, int | None]]] = {}
+    for corp, (coord, city) in (homes or {}).items():
+        reserved.setdefault(coord, []).append((corp, city))
+    result = {}
+    for coord in sorted(board_map.hexes, key=hexes.coord_sort_key):
+        result[coord] = hex_view(board_map, board, coord, column, blocked.get(coord),
+                                 reserved.get(coord, []))
+    return result
+
+
+_CACHE: dict[tuple[Any, ...], tuple[Map, HexView]] = {}
+
+
+def hex_view(
+    board_map: Map,
+    board: BoardState,
+    coord: str,
+    column: str,
+    blocked_by: str | None = None,
+    reserved: list[tuple[str, int | None]] | None = None,
+) -> HexView:
+    """One hex as it is now (cached: a board changes a few hexes at a time)."""
+    key = (id(board_map), coord, board.tiles.get(coord),
+           tuple(tuple(s) for s in board.tokens.get(coord, [])), column, blocked_by,
+           tuple(reserved or ()))
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] is board_map:
+        return cached[1]
+    if len(_CACHE) > 50_000:
+        _CACHE.clear()
+    view = _hex_view(board_map, board, coord, column, blocked_by, reserved)
+    _CACHE[key] = (board_map, view)  # the map is kept alive, so its id is not reused
+    return view
+
+
+def _hex_view(
+    board_map: Map,
+    board: BoardState,
+    coord: str,
+    column: str,
+    blocked_by: str | None,
+    reserved: list[tuple[str, int | None]] | None,
+) -> HexView:
+    printed = board_map.hexes[coord]
+    tile, rotation = tile_at(board_map, board, coord)
+    laid = board.tiles.get(coord)
+    stops = tuple(
+        _stop_view(board_map, board, coord, i, column, rotation, reserved or [])
+        for i in range(len(tile.stops))
+    )
+    colour = tile.colour
+    return HexView(
+        coord=coord,
+        name=printed.name,
+        kind=printed.kind,
+        colour=colour,
+        tile=laid[0] if laid else None,
+        rotation=rotation,
+        label=tile.label,
+        exits=tuple(sorted(tile.exits(rotation))),
+        paths=tile.rotated_paths(rotation),
+        stops=stops,
+        cost=0 if laid else printed.cost,
+        terrain=printed.terrain,
+        blocked_by=blocked_by,
+        area=printed.area,
+        impassable=tuple(sorted(printed.impassable)),
+        homes=tuple(printed.homes.items()),
+        marks=tuple(sorted(printed.marks)),
+        river=printed.river is not None,
+        future_labels=tuple(printed.future_labels.items()),
+    )
+
+
+def _stop_view(
+    board_map: Map, board: BoardState, coord: str, index: int, column: str, rotation: int,
+    reserved: list[tuple[str, int | None]],
+) -> StopView:
+    tile, _ = tile_at(board_map, board, coord)
+    stop = tile.stops[index]
+    tokens = tuple(board.tokens_at(coord, index))
+    if isinstance(stop.revenue, int):
+        values: tuple[int, ...] = (stop.revenue,)
+        revenue = stop.revenue
+    else:
+        values = tuple(stop.revenue.get(c, 0) for c in board_map.revenue_columns
+                       if c in stop.revenue)
+        revenue = stop.value(column) if column in stop.revenue else values[0]
+    kept = tuple(corp for corp, city in reserved
+                 if stop.kind == "city" and city == index and corp not in tokens)
+    return StopView(index, stop.kind, revenue, values, stop.slots, tokens, kept,
+                    tuple(sorted(tile.stop_exits(index, rotation))), stop.at)

@@ -1,0 +1,251 @@
+"""Players, corporations, bank and private companies as text tables (78 columns), for one
+viewer: what the game's visibility option hides from him shows as '?'."""
+
+from __future__ import annotations
+
+import textwrap
+
+from pbem.engine.shares import certificate_count, certificate_limit
+from pbem.engine.state import IPO, POOL, GameState, holder_name, player_holder
+from pbem.engine.trains import bank_offers, left_in_bank
+
+from .stateinfo import (
+    field,
+    private_value,
+    sees_corp_cash,
+    sees_player_cash,
+    share_value,
+    tokens_left,
+    treasury_shares,
+    worth,
+)
+
+WIDTH = 78
+HIDDEN = "?"
+
+
+def money(amount: int | None) -> str:
+    if amount is None:
+        return "-"
+    return f"-${-amount}" if amount < 0 else f"${amount}"
+
+
+def round_name(state: GameState) -> str:
+    rnd = state.round
+    kind = rnd.get("kind")
+    if state.finished:
+        return "game over"
+    if kind == "auction":
+        return "private auction"
+    if kind == "stock":
+        return f"stock round {rnd['number']}"
+    if kind == "operating":
+        return f"operating round {rnd['sr']}.{rnd['index']} (of {rnd['of']})"
+    return str(kind)
+
+
+def headline(state: GameState) -> str:
+    """"1830 - stock round 2 - phase 3: train limit 4, tiles yellow/green, 2 ORs"."""
+    text = f"{state.title} - {round_name(state)} - "
+    if state.phase is None:
+        return text + "phase 1 (private auction)"
+    phase = state.rules.phase(state.phase)
+    return (text + f"phase {phase.name}: train limit {phase.train_limit}, tiles "
+            f"{'/'.join(phase.tiles)}, {phase.operating_rounds} OR"
+            + ("s" if phase.operating_rounds > 1 else ""))
+
+
+def active_corps(state: GameState) -> list[str]:
+    """Corporations that have started (a par value or any certificate out of the IPO)."""
+    return [s for s, c in state.corps.items() if c.par is not None or c.cell is not None
+            or any(h != IPO for h in c.certs)]
+
+
+# -- players ----------------------------------------------------------------------------------
+
+
+def share_cell(state: GameState, corp: str, name: str) -> str:
+    pct = state.percent(corp, player_holder(name))
+    if not pct:
+        return "."
+    return f"{pct}P" if state.president(corp) == name else str(pct)
+
+
+def player_rows(state: GameState, viewer: str | None) -> list[list[str]]:
+    corps = active_corps(state)
+    rows = [["Player", "Cash", "Certs", "Worth", *corps, "Privates"]]
+    limit = certificate_limit(state)
+    for p in state.players:
+        visible = sees_player_cash(state, viewer, p.name)
+        holder = player_holder(p.name)
+        value = worth(state, p.name) if visible else None
+        known = share_value(state, holder) + private_value(state, holder)
+        rows.append([
+            ("*" if p.name == state.priority else "") + p.name,
+            money(p.cash) if visible else HIDDEN,
+            f"{certificate_count(state, p.name)}/{limit}",
+            money(value) if value is not None else f"{money(known)}+?",
+            *[share_cell(state, c, p.name) for c in corps],
+            " ".join(state.privates_of(holder)) or "-",
+        ])
+    return rows
+
+
+def players_table(state: GameState, viewer: str | None = None) -> list[str]:
+    lines = table(player_rows(state, viewer), left={0, -1})
+    notes = "* priority deal; shares in percent, P president; worth = cash + shares " \
+            "at market + privates at face value"
+    if any(HIDDEN in row[1] for row in player_rows(state, viewer)[1:]):
+        notes += "; ? hidden by the game's visibility option"
+    return lines + textwrap.wrap(notes + ".", WIDTH)
+
+
+# -- corporations -----------------------------------------------------------------------------
+
+
+def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
+    corps = active_corps(state)
+    redeemed = state.title == "1870" or any(treasury_shares(state, c) for c in corps)
+    head = ["Corp", "President", "Cash", "Par", "Price", "IPO", "Pool"]
+    head += ["Own"] * redeemed + ["Trains", "Tokens", "Done"]
+    rows = [head]
+    operating = state.round.get("kind") == "operating"
+    for sym in corps:
+        c = state.corps[sym]
+        left, total = tokens_left(state, sym)
+        row = [
+            sym + ("" if c.floated else "~"),
+            state.president(sym) or "-",
+            money(c.cash) if sees_corp_cash(state, viewer, sym) else HIDDEN,
+            money(c.par), money(state.price(sym)),
+            f"{state.percent(sym, IPO)}%", f"{state.percent(sym, POOL)}%",
+        ]
+        row += [f"{treasury_shares(state, sym)}%"] * redeemed
+        row += [" ".join(c.trains) or "-", f"{left}/{total}",
+                ("yes" if c.operated else "no") if operating and c.floated else "-"]
+        rows.append(row)
+    return rows
+
+
+def corps_table(state: GameState, viewer: str | None = None) -> list[str]:
+    rows = corp_rows(state, viewer)
+    if len(rows) == 1:
+        return ["No corporation has started yet."]
+    lines = table(rows, left={0, 1, len(rows[0]) - 3})
+    notes = ["~ not yet floated; Tokens: station tokens left/all; Done: has operated "
+             "this round"]
+    if "Own" in rows[0]:
+        notes.append("Own: redeemed shares in its treasury")
+    if any(row[2] == HIDDEN for row in rows[1:]):
+        notes.append("? hidden by the game's visibility option")
+    lines += textwrap.wrap("; ".join(notes) + ".", WIDTH)
+    return lines + destination_lines(state)
+
+
+def destination_lines(state: GameState) -> list[str]:
+    """1870 destinations, once the engine records them (TODO in docs/rendering.md)."""
+    parts = []
+    for sym in active_corps(state):
+        dest = field(state.rules.corp(sym), "destination")
+        if dest:
+            reached = field(state.corps[sym], "destination_reached", False)
+            parts.append(f"{sym} {dest}" + (" (reached)" if reached else ""))
+    return textwrap.wrap("Destinations: " + ", ".join(parts), WIDTH) if parts else []
+
+
+# -- bank and privates ------------------------------------------------------------------------
+
+
+def bank_lines(state: GameState) -> list[str]:
+    cash = state.bank
+    text = f"Bank: {money(cash)}" if cash >= 0 else \
+        f"Bank: broken, {money(-cash)} paid in paper debt"
+    lines = [text]
+    offers = {t.name for t in bank_offers(state)} if state.phase else set()
+    trains = []
+    for train in state.rules.trains:
+        left = left_in_bank(state, train)
+        count = "unlimited" if left is None else f"{left} left"
+        if left == 0:
+            continue
+        mark = " FOR SALE" if train.name in offers else ""
+        trade = train.extra.get("trade_in")
+        extra = f" (or {money(trade['price'])} trading in a " \
+                f"{'/'.join(trade['trains'])})" if trade else ""
+        trains.append(f"{train.name}-train {money(train.price)}{extra}, {count}{mark}")
+    lines += textwrap.wrap("Trains: " + "; ".join(trains), WIDTH, subsequent_indent="  ")
+    if state.pool_trains:
+        lines.append("In the bank pool: " + ", ".join(state.pool_trains))
+    lines += next_phase_lines(state)
+    lines += tiles_left_lines(state)
+    return lines
+
+
+def next_phase_lines(state: GameState) -> list[str]:
+    names = [p.name for p in state.rules.phases]
+    if state.phase is None or state.phase not in names:
+        return []
+    later = state.rules.phases[names.index(state.phase) + 1:]
+    if not later:
+        return ["This is the last phase."]
+    nxt = later[0]
+    return textwrap.wrap(f"Next: phase {nxt.name} with the first {nxt.on_train}-train (train "
+                         f"limit {nxt.train_limit}, tiles {'/'.join(nxt.tiles)}).", WIDTH)
+
+
+def tiles_left_lines(state: GameState) -> list[str]:
+    """Tiles in the supply by colour, e.g. "yellow 1, 2, 3x2, 7x4"."""
+    board_map = state.map
+    parts = []
+    for colour in ("yellow", "green", "brown", "gray"):
+        ids = [t for t in board_map.manifest if board_map.tiles[t].colour == colour]
+        shown = [t if state.board.tiles_left.get(t, 0) == 1 else
+                 f"{t}x{state.board.tiles_left.get(t, 0)}"
+                 for t in ids if state.board.tiles_left.get(t, 0) > 0]
+        if shown:
+            parts.append(f"{colour} {' '.join(shown)}")
+    return textwrap.wrap("Tiles left: " + "; ".join(parts), WIDTH, subsequent_indent="  ")
+
+
+def privates_lines(state: GameState) -> list[str]:
+    rows = [["Private", "Name", "Owner", "Value", "Income", "Status"]]
+    for sym, private in state.privates.items():
+        pdef = state.rules.private(sym)
+        owner = "-" if private.owner == "bank" else holder_name(private.owner)
+        status = "closed" if private.closed else (
+            f"for sale {money(private.price)}" if private.owner == "bank" else "open")
+        rows.append([sym, pdef.name, owner, money(pdef.value), money(pdef.revenue), status])
+    return table(rows, left={0, 1, 2, 5}) + bid_lines(state)
+
+
+def bid_lines(state: GameState) -> list[str]:
+    """Bids standing in the private auction, per private company, in the order made."""
+    if state.round.get("kind") != "auction":
+        return []
+    parts = [f"{sym}: " + ", ".join(f"{n} {money(v)}" for n, v in bids.items())
+             for sym, bids in (state.round.get("bids") or {}).items() if bids]
+    return textwrap.wrap("Bids: " + "; ".join(parts), WIDTH) if parts else []
+
+
+# -- layout ----------------------------------------------------------------------------------
+
+
+def table(rows: list[list[str]], left: set[int]) -> list[str]:
+    """Columns padded to their widest cell; columns in ``left`` left-aligned (-1: last)."""
+    n = len(rows[0])
+    aligned_left = {i % n for i in left}
+    widths = [max(len(row[i]) for row in rows) for i in range(n)]
+    lines = []
+    for row in rows:
+        cells = [row[i].ljust(widths[i]) if i in aligned_left else row[i].rjust(widths[i])
+                 for i in range(n)]
+        lines.append(" ".join(cells).rstrip())
+    return lines
+
+
+def tables_text(state: GameState, viewer: str | None = None) -> str:
+    lines = textwrap.wrap(headline(state), WIDTH, subsequent_indent="  ") + [""]
+    lines += players_table(state, viewer) + [""]
+    lines += corps_table(state, viewer) + [""] + bank_lines(state) + [""]
+    lines += privates_lines(state)
+    return "\n".join(lines)
