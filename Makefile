@@ -16,7 +16,7 @@ demo: $(STAMP)
 	$(BIN)/python -m pbem.demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check pbem

@@ -63,9 +63,12 @@ def main(ctx: click.Context, db: str | None) -> None:
               help="A game option (see docs/options.md).")
 @click.option("--referee", default=None, metavar="EMAIL", help="The referee's address.")
 @click.option("--show-keys", is_flag=True, help="Also print each player's secret key.")
+@click.option("--email", "send_email", is_flag=True,
+              help="Mail each player the welcome mail with their key (see docs/mail-service.md).")
 @click.pass_obj
 def new(env: Env, title: str, players: tuple[str, ...], seed: int | None, seating: str,
-        options: tuple[str, ...], referee: str | None, show_keys: bool) -> None:
+        options: tuple[str, ...], referee: str | None, show_keys: bool,
+        send_email: bool) -> None:
     """Create a game and print its id.
 
     \b
@@ -98,6 +101,10 @@ def new(env: Env, title: str, players: tuple[str, ...], seed: int | None, seatin
     if show_keys:
         for name, key in created.keys.items():
             click.echo(f"key {name}: {key}", err=True)
+    if send_email:
+        from .cli_mail import send_welcome
+
+        send_welcome(env.db, created)
 
 
 @main.command()
@@ -264,3 +271,6 @@ def undo(env: Env, game: int, to_seq: int) -> None:
         fail(str(exc), 1)
     click.echo(f"[{seq}] revert to {to_seq}")
 
+from .cli_mail import register  # noqa: E402
+
+register(main)

@@ -103,6 +103,10 @@ def main() -> None:
         say(pbem(db, "show", game).rstrip())
         say(f"\n$ pbem audit {game}")
         say(pbem(db, "audit", game).rstrip())
+    say("\n== Part 3: the same game loop by email, on mail servers started on loopback ==")
+    from .maildemo import main as mail_demo
+
+    mail_demo()
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ from typing import Any
 from ..engine.game import legal_moves, to_act
 from ..engine.shares import certificate_count, certificate_limit
 from ..engine.state import IPO, POOL, GameState, holder_name, player_holder
-from . import market_text as _market
 from . import tables as _tables
+from .market_text import market_text as _market_text
 from .stateinfo import sees_corp_cash, sees_player_cash, tokens_left, worth
 
 round_name = _tables.round_name
@@ -88,4 +88,4 @@ def text_tables(state: GameState, viewer: str | None = None) -> str:
 
 def market_text(state: GameState) -> str:
     """The stock market grid, par chart and operating order (see pbem.render.market_text)."""
-    return _market.market_text(state)
+    return _market_text(state)

@@ -1,0 +1,143 @@
+"""Outgoing mail: headers, Message-IDs, threading, text + HTML parts, the outbox.
+
+Every mail the service writes goes through ``queue_mail``, which builds the
+whole RFC 5322 message (so its Message-ID is fixed before it is first sent)
+and adds it to the outbox inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.charset import QP, Charset
+from email.header import Header
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from email.policy import compat32
+from email.utils import format_datetime, formataddr
+
+from ..store import Store
+from .config import MailConfig
+from .templates import fill, to_html
+
+# Purposes; the reply cap counts the mails of the REPLY_PURPOSES sent to an address.
+REPLY_PURPOSES = ("re", "rej")
+
+
+@dataclass
+class Outgoing:
+    """One mail to write: who to, which template, which thread."""
+
+    recipient: str
+    template: str
+    values: dict[str, object]
+    subject: str
+    purpose: str  # re (result), rej (rejected), turn, upd, talk, over, welcome, ref
+    game_id: int | None = None
+    reply_to: str | None = None
+    thread: str | None = None  # thread key (sr1, ...): References the thread root
+    in_reply_to: str | None = None  # the player's Message-ID we answer
+    extra_references: list[str] = field(default_factory=list)
+
+
+def message_id(config: MailConfig, game_id: int | None, purpose: str) -> str:
+    """A new, unique Message-ID that also says which game and purpose it belongs to."""
+    game = game_id if game_id is not None else 0
+    return f"<pbem.{game}.{purpose}.{secrets.token_hex(8)}@{config.mail_domain}>"
+
+
+def thread_root(config: MailConfig, game_id: int, thread: str) -> str:
+    """The (never sent) root Message-ID of one thread of a game; ``root`` for the game."""
+    return f"<pbem.{game_id}.{thread}@{config.mail_domain}>"
+
+
+_OWN_ID = re.compile(r"<pbem\.(\d{1,18})\.[a-z0-9.]+@([^>]+)>")
+
+
+def game_of_own_id(config: MailConfig, mid: str) -> int | None:
+    """The game id in one of our own Message-IDs (or thread roots), else None."""
+    m = _OWN_ID.fullmatch(mid.strip())
+    if not m or m.group(2).lower() != config.mail_domain:
+        return None
+    game = int(m.group(1))
+    return game or None
+
+
+def subject_for(title: str, game_id: int, text: str) -> str:
+    """``[1830 #12] SR 1: Alice to act``."""
+    subject = f"[{title} #{game_id}] {text}"
+    return subject if len(subject) <= 120 else subject[:117] + "..."
+
+
+def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
+    """The whole message, text and HTML alternatives, as bytes with CRLF line ends."""
+    text = fill(config.templates_dir, out.template, out.values)
+    html = to_html(config.templates_dir, out.subject, text)
+    msg = MIMEMultipart("alternative")
+    msg.attach(_text_part(text, "plain"))
+    msg.attach(_text_part(html, "html"))
+    msg["From"] = formataddr((config.name, config.address))
+    msg["To"] = out.recipient
+    if out.reply_to:
+        msg["Reply-To"] = formataddr((config.name, out.reply_to))
+    msg["Subject"] = _header(out.subject)  # type: ignore[assignment]
+    msg["Date"] = format_datetime(datetime.fromisoformat(now))
+    msg["Message-ID"] = mid
+    refs = _references(config, out)
+    if refs:
+        msg["In-Reply-To"] = out.in_reply_to or refs[-1]
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = "auto-generated"
+    msg["X-Auto-Response-Suppress"] = "All"
+    msg["X-PBEM-Game"] = str(out.game_id or 0)
+    return msg.as_bytes(policy=_WIRE)
+
+
+_WIRE = compat32.clone(linesep="\r\n")
+
+
+def _text_part(text: str, subtype: str) -> MIMEText:
+    """us-ascii as it is; anything else UTF-8, quoted-printable (readable in the raw)."""
+    if text.isascii():
+        return MIMEText(text, subtype, "us-ascii")
+    charset = Charset("utf-8")
+    charset.body_encoding = QP
+    return MIMEText(text, subtype, charset)  # type: ignore[arg-type]
+
+
+def _header(value: str) -> str | Header:
+    return value if value.isascii() else Header(value, "utf-8")
+
+
+def _references(config: MailConfig, out: Outgoing) -> list[str]:
+    refs: list[str] = []
+    if out.game_id and out.thread:
+        refs.append(thread_root(config, out.game_id, out.thread))
+    refs.extend(out.extra_references)
+    if out.in_reply_to:
+        refs.append(out.in_reply_to)
+    return list(dict.fromkeys(refs))
+
+
+def queue_mail(store: Store, config: MailConfig, out: Outgoing, now: str) -> str:
+    """Build the mail and add it to the outbox (in the caller's transaction); its id."""
+    mid = message_id(config, out.game_id, out.purpose)
+    raw = build(config, out, mid, now)
+    store.outbox_add(mid, out.game_id, out.recipient, out.subject, raw, now)
+    return mid
+
+
+def reply_tag(game_id: int, seat: int, key_hash: str) -> str:
+    """The code in a player's reply address ``pbem+<game>.<tag>@domain``.
+
+    The store keeps only a hash of each player's key, so the reply address
+    cannot carry the key itself; it carries a code derived from that hash. It
+    is as secret as the key (only the player's mails show it) and changes when
+    the key is replaced.
+    """
+    digest = hashlib.sha256(f"pbem-reply:{game_id}:{seat}:{key_hash}".encode()).digest()
+    return base64.b32encode(digest).decode("ascii")[:16].lower()

@@ -1,0 +1,157 @@
+"""Who hears what after a mail changed a game: "your turn", updates, digests, talk,
+game over, and the referee's requests. Everything is queued in the outbox of the
+caller's transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.game import to_act
+from ..engine.state import GameState
+from ..store import Store
+from .commands import MailRun
+from .compose import Outgoing, queue_mail, reply_tag, subject_for
+from .config import MailConfig
+from .templates import wrap_paragraph
+from .views import GameView, game_view, round_key, round_name, situation, thread_key
+
+NOTIFY_PHRASES = {"every": "after every move", "round": "once a round", "turn": "on your turns"}
+
+
+def board_block(view: GameView) -> str:
+    return f"The game now ({view.round}):\n\n{view.board}\n\nStock market:\n{view.market}\n"
+
+
+def prompt_block(view: GameView) -> str:
+    if not view.prompt:
+        return ""
+    return "What you can do now:\n" + view.prompt + "\n"
+
+
+def game_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
+              state: GameState, template: str, purpose: str, values: dict[str, object],
+              subject: str | None = None) -> Outgoing:
+    """A mail of ``game`` to ``player``, in the thread of the current round."""
+    base: dict[str, object] = {"player": player["name"], "title": game["title"],
+                               "game": game["id"], "round": round_name(state),
+                               "service_name": config.name}
+    base.update(values)
+    return Outgoing(
+        recipient=player["email"], template=template, values=base,
+        subject=subject or subject_for(game["title"], game["id"], situation(state)),
+        purpose=purpose, game_id=game["id"], thread=thread_key(state),
+        reply_to=config.plus_address(game["id"], reply_tag(game["id"], player["seat"],
+                                                           player["key_hash"])),
+    )
+
+
+def happened_block(lines: list[str], title: str = "What happened:") -> str:
+    if not lines:
+        return ""
+    body = "\n".join(wrap_paragraph(line, indent="  ") for line in lines)
+    return f"{title}\n{body}\n"
+
+
+def notify_others(store: Store, config: MailConfig, before: GameState, after: GameState,
+                  run: MailRun, now: str) -> None:
+    """Queue the mails the other players get after ``run`` (the sender gets the reply)."""
+    game = store.game(run.game_id)
+    players = store.players(run.game_id)
+    if run.said:
+        _talk(store, config, game, players, after, run, now)
+    if run.undo_requests:
+        _undo_request(store, config, game, after, run, now)
+    if not run.changed:
+        return
+    if after.finished:
+        for player in players:
+            queue_mail(store, config, game_over_mail(config, game, player, after, run), now)
+        return
+    waiting = to_act(after)
+    new_round = round_key(before) != round_key(after)
+    for player in players:
+        if player["name"] == run.player:
+            continue
+        out = _for_player(store, config, game, player, after, run, waiting, new_round)
+        if out is not None:
+            queue_mail(store, config, out, now)
+
+
+def _for_player(store: Store, config: MailConfig, game: dict[str, Any], player: dict[str, Any],
+                after: GameState, run: MailRun, waiting: list[str],
+                new_round: bool) -> Outgoing | None:
+    name = player["name"]
+    if name in waiting:
+        view = game_view(after, name)
+        return game_mail(config, game, player, after, "player-your-turn.txt", "turn", {
+            "happened_section": happened_block(run.happened),
+            "prompt_section": prompt_block(view),
+            "board_section": board_block(view)})
+    mode = player["notify"]
+    if mode == "every" or (mode == "round" and new_round):
+        lines = run.happened if mode == "every" else round_digest(store, run.game_id)
+        title = "What happened:" if mode == "every" else "What happened this round:"
+        return game_mail(config, game, player, after, "player-update.txt", "upd", {
+            "waiting": ", ".join(waiting) or "nobody",
+            "notify_mode": NOTIFY_PHRASES[mode],
+            "happened_section": happened_block(lines, title),
+            "board_section": board_block(game_view(after, name))})
+    return None
+
+
+def round_digest(store: Store, game_id: int) -> list[str]:
+    """The log of the events since the round before the current one began."""
+    events = store.effective_events(game_id)
+    starts = [i for i, e in enumerate(events)
+              if any(f.get("f") == "round_new" for f in e["facts"])]
+    first = starts[-2] + 1 if len(starts) >= 2 else 0
+    lines: list[str] = []
+    for event in events[first:]:
+        lines.append(f"{event['actor'] or '-'}: {event['text']}")
+        lines.extend(f"      {line}" for line in event["log"])
+    return lines
+
+
+def game_over_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
+                   state: GameState, run: MailRun) -> Outgoing:
+    result = state.result or {}
+    scores = result.get("scores", {})
+    rows = [f"    {name:<12} ${value}" for name, value in
+            sorted(scores.items(), key=lambda kv: -kv[1])]
+    winners = result.get("winners", [])
+    subject_text = "Game over: " + (" and ".join(winners) + (" wins" if len(winners) == 1
+                                                              else " win") if winners else "")
+    return game_mail(config, game, player, state, "player-game-over.txt", "over", {
+        "reason": str(result.get("reason", "")),
+        "scores_section": "\n".join(rows),
+        "happened_section": happened_block(run.happened),
+        "board_section": board_block(game_view(state, player["name"]))},
+        subject=subject_for(game["title"], game["id"], subject_text))
+
+
+def _talk(store: Store, config: MailConfig, game: dict[str, Any], players: list[dict[str, Any]],
+          state: GameState, run: MailRun, now: str) -> None:
+    first = run.said[0]
+    short = first if len(first) <= 40 else first[:37] + "..."
+    subject = subject_for(game["title"], game["id"], f"{run.player} says: {short}")
+    text = "\n\n".join(wrap_paragraph(said, indent="    ") for said in run.said)
+    for player in players:
+        if player["name"] == run.player:
+            continue
+        queue_mail(store, config, game_mail(config, game, player, state, "player-talk.txt",
+                                            "talk", {"speaker": run.player,
+                                                     "talk_section": text}, subject), now)
+
+
+def _undo_request(store: Store, config: MailConfig, game: dict[str, Any], state: GameState,
+                  run: MailRun, now: str) -> None:
+    from .commands import history_text
+
+    out = Outgoing(
+        recipient=game["referee"], template="referee-undo-request.txt",
+        values={"player": run.player, "title": game["title"], "game": game["id"],
+                "rule": run.undo_requests[0], "service_name": config.name,
+                "history_section": history_text(store, game["id"], 10)},
+        subject=subject_for(game["title"], game["id"], f"{run.player} asks to undo"),
+        purpose="ref", game_id=game["id"], thread=thread_key(state))
+    queue_mail(store, config, out, now)

@@ -1,0 +1,230 @@
+"""One inbound message, one transaction (design, sections 3 and 4).
+
+``process_inbox(store, config, inbox_id, now)`` reads the stored raw message,
+decides what it is (junk, rejected, or a player's commands), carries out the
+commands, and queues the reply and the notifications; the inbox row's status,
+the game's events and the outbox rows commit together. A message that makes
+processing fail unexpectedly becomes a dead letter with the error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import traceback
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from .. import service
+from ..service import CommandError
+from ..store import Store, StoreBusy
+from .auth import Sender, authenticate, find_game
+from .commands import MailRun, run_commands, split
+from .compose import Outgoing, queue_mail, subject_for
+from .config import MailConfig
+from .junk import authentication_failure, classify
+from .notify import board_block, game_mail, happened_block, notify_others, prompt_block
+from .queries import replies_since
+from .reading import InboundMail, command_lines, parse_message
+from .routing import key_line, subject_key
+from .templates import wrap_paragraph
+from .views import GameView, game_view, situation
+
+__all__ = ["Outcome", "process_inbox", "store_message"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # processed, ignored, dead
+    note: str = ""
+    game_id: int | None = None
+
+
+def store_message(store: Store, mailbox: str | None, uidvalidity: int | None, uid: int | None,
+                  raw: bytes, now: str) -> tuple[int, bool]:
+    """Store the raw message once (by UID, else by Message-ID); (inbox id, new?)."""
+    mail = parse_message(raw)
+    mid = mail.message_id or synthetic_message_id(raw)
+    added = store.inbox_add(mailbox, uidvalidity, uid, mid, raw, now)
+    return added.id, added.new
+
+
+def synthetic_message_id(raw: bytes) -> str:
+    """A Message-ID for a mail without one, the same for the same bytes."""
+    return f"<{hashlib.sha256(raw).hexdigest()[:40]}@no-message-id.pbem.invalid>"
+
+
+def process_inbox(store: Store, config: MailConfig, inbox_id: int, now: str) -> Outcome:
+    """Process a stored message whose status is 'new' (others are left alone).
+
+    ``StoreBusy`` is raised (the message stays 'new', to be tried again); any
+    other failure makes it a dead letter.
+    """
+    try:
+        with store.transaction():
+            # read inside the write transaction: two processes never both take a message
+            row = store.inbox_get(inbox_id)
+            if row["status"] != "new":
+                return Outcome(row["status"], "already handled", row["game_id"])
+            outcome = handle(store, config, bytes(row["raw"]), now)
+            store.inbox_set_status(inbox_id, outcome.status, error=outcome.note or None,
+                                   game_id=outcome.game_id, processed=now)
+        return outcome
+    except StoreBusy:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a dead letter keeps the error for the operator
+        error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
+        store.inbox_set_status(inbox_id, "dead", error=error, processed=now)
+        return Outcome("dead", f"{type(exc).__name__}: {exc}")
+
+
+def handle(store: Store, config: MailConfig, raw: bytes, now: str) -> Outcome:
+    mail = parse_message(raw)
+    verdict = classify(mail)
+    if verdict.ignored:
+        return Outcome("ignored", f"{verdict.rule}: {verdict.reason}")
+    found = find_game(store, config, mail)
+    if found is None:
+        return _no_game(store, config, mail, now)
+    game_id, tag = found
+    text = command_lines(mail.body_text)
+    lines = text.lines[: config.limits.lines_per_mail]
+    ignored = list(text.ignored) + [f"{line}  (more than {config.limits.lines_per_mail} "
+                                    "command lines)" for line in text.lines[len(lines):]]
+    line_key = key_line(lines)
+    sender = authenticate(store, mail, game_id, [tag, _subject_key(mail), line_key])
+    failure = authentication_failure(mail, config.trusted_authserv_id)
+    if sender.player is None or failure:
+        reason = failure or sender.reason
+        _reject(store, config, mail, game_id, sender, reason, now)
+        return Outcome("ignored", f"rejected: {reason}", game_id)
+    game = store.game(game_id)
+    if game["status"] != "active":
+        reason = f"game #{game_id} is {game['status']}; it takes no commands now"
+        _reject(store, config, mail, game_id, sender, reason, now)
+        return Outcome("ignored", f"rejected: {reason}", game_id)
+    _apply(store, config, mail, sender.player, lines, ignored, text.stop_description, now)
+    return Outcome("processed", "", game_id)
+
+
+def _subject_key(mail: InboundMail) -> str | None:
+    return subject_key(mail.subject)
+
+
+# -- carrying out ----------------------------------------------------------------------------------
+
+
+def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str, Any],
+           lines: list[str], ignored: list[str], stop: str, now: str) -> None:
+    game_id = player["game_id"]
+    before = service.load(store, game_id)
+    source = mail.message_id or "mail"
+    run = MailRun(game_id, player["name"], player["seat"], source, now)
+    commands = split(store, game_id, "\n".join(lines))
+    refused: CommandError | None = None
+    if commands:
+        try:
+            with store.transaction():  # a savepoint: a refusal undoes the whole mail
+                run_commands(store, commands, run)
+        except CommandError as exc:
+            refused = exc
+            run = _keep_answers(run)
+    after = service.load(store, game_id)
+    values = _result_values(mail, run, refused, commands, ignored, stop)
+    view = game_view(after, player["name"])
+    values["prompt_section"] = _prompt_section(view, player["name"])
+    if run.changed or player["name"] in view.waiting or refused:
+        values["board_section"] = board_block(view)
+    _queue_reply(store, config, mail, player, after, values, refused is None and bool(commands),
+                 now)
+    notify_others(store, config, before, after, run, now)
+
+
+def _keep_answers(run: MailRun) -> MailRun:
+    """After a refusal nothing was applied: keep only the answers (help, show, ...)."""
+    kept = MailRun(run.game_id, run.player, run.seat, run.source, run.now)
+    kept.answers = run.answers
+    return kept
+
+
+def _prompt_section(view: GameView, name: str) -> str:
+    if name not in view.waiting:
+        return f"Waiting for: {', '.join(view.waiting) or 'nobody'}.\n"
+    return "It is your turn.\n" + prompt_block(view)
+
+
+def _result_values(mail: InboundMail, run: MailRun, refused: CommandError | None,
+                   commands: list[str], ignored: list[str], stop: str) -> dict[str, object]:
+    values: dict[str, object] = {"their_subject": _short(mail.subject or "(no subject)", 50)}
+    if not commands:
+        values["results_section"] = ("Your mail had no commands. " + stop + "\n"
+                                     "Write your commands at the top of your reply.\n")
+    elif refused is None:
+        values["results_section"] = happened_block(run.results, "Results:") or "Results: done.\n"
+    else:
+        values["not_done_section"] = _not_done(refused, commands)
+    if ignored:
+        values["ignored_section"] = happened_block(ignored, "Ignored lines:")
+    if run.answers:
+        values["answers_section"] = "\n\n".join(run.answers) + "\n"
+    return values
+
+
+def _not_done(refused: CommandError, commands: list[str]) -> str:
+    lines = ["Not done:", f"  {refused.line}",
+             wrap_paragraph(refused.message, indent="      ")]
+    if refused.suggestions:
+        lines.append("      You could write:")
+        lines.extend(f"        {s}" for s in refused.suggestions)
+    if len(commands) > 1:
+        lines.append("")
+        lines.append("None of the commands of your mail was carried out (all or none):")
+        lines.extend(f"  {c}" for c in commands)
+    return "\n".join(lines) + "\n"
+
+
+def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str, Any],
+                 after: Any, values: dict[str, object], done: bool, now: str) -> None:
+    if _capped(store, config, player["email"], now):
+        return
+    game = store.game(player["game_id"])
+    head = "Done" if done else "Not done" if "not_done_section" in values else "Answer"
+    out = game_mail(config, game, player, after, "player-result.txt", "re", values,
+                    subject_for(game["title"], game["id"], f"{head} - {situation(after)}"))
+    if mail.message_id:
+        out.in_reply_to = mail.message_id
+    queue_mail(store, config, out, now)
+
+
+def _capped(store: Store, config: MailConfig, address: str, now: str) -> bool:
+    since = (datetime.fromisoformat(now) - timedelta(days=1)).isoformat(timespec="seconds")
+    return replies_since(store, address, since) >= config.limits.replies_per_address_per_day
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+# -- refusing --------------------------------------------------------------------------------------
+
+
+def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, sender: Sender,
+            reason: str, now: str) -> None:
+    """At most one short reply, and only to an address of record."""
+    target = sender.notify or sender.player
+    if target is None or _capped(store, config, target["email"], now):
+        return
+    game = store.game(game_id)
+    out = Outgoing(
+        recipient=target["email"], template="player-rejected.txt",
+        values={"email": target["email"], "title": game["title"], "game": game_id,
+                "reason": reason, "service_name": config.name},
+        subject=subject_for(game["title"], game_id, "Your mail was not accepted"),
+        purpose="rej", game_id=game_id)
+    queue_mail(store, config, out, now)
+
+
+def _no_game(store: Store, config: MailConfig, mail: InboundMail, now: str) -> Outcome:
+    """No game found: no reply, since nothing tells whose the mail is."""
+    return Outcome("ignored", "no game found: no reply address, subject tag or reference "
+                   "of ours")

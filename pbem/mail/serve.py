@@ -1,0 +1,215 @@
+"""The service process: the IMAP poller and the outbox sender in one asyncio loop.
+
+``serve(store, config)`` runs until SIGTERM or SIGINT (the message in hand is
+finished, the rest left for the next start). ``poll_once`` processes what is
+waiting and returns. Each message: fetch, store raw, process (one
+transaction), then mark done on the server; see docs/mail-service.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from dataclasses import dataclass
+
+from ..store import Store, StoreBusy
+from .clock import now, seconds_until
+from .config import MailConfig
+from .faults import fault
+from .imap import Mailbox, MailboxError
+from .process import process_inbox, store_message
+from .queries import next_due, processed_uids
+from .smtp import Sender
+
+log = logging.getLogger("pbem.mail")
+MAX_BACKOFF = 300.0
+POLL_OUTBOX = 30.0  # also look for mail queued by other processes (pbem inbox retry)
+
+
+@dataclass
+class PollReport:
+    seen: int = 0
+    processed: int = 0
+    ignored: int = 0
+    dead: int = 0
+    again: int = 0  # already handled before (flagged now)
+
+
+class Poller:
+    def __init__(self, store: Store, config: MailConfig, wake: asyncio.Event | None = None,
+                 stop: asyncio.Event | None = None) -> None:
+        self.store = store
+        self.config = config
+        self.wake = wake or asyncio.Event()
+        self.stop = stop or asyncio.Event()
+        self.connected = asyncio.Event()  # set while a connection is open (tests wait on it)
+
+    async def drain(self, mailbox: Mailbox) -> PollReport:
+        """Handle every waiting message, oldest first, until done or stopped."""
+        report = PollReport()
+        uids = await mailbox.pending()
+        already = processed_uids(self.store, mailbox.name, mailbox.uidvalidity, uids)
+        for uid in uids:
+            if self.stop.is_set():
+                break
+            report.seen += 1
+            if uid in already:
+                await mailbox.mark_done(uid)
+                report.again += 1
+                continue
+            status = await self.handle(mailbox, uid)
+            if hasattr(report, status):
+                setattr(report, status, getattr(report, status) + 1)
+        return report
+
+    async def handle(self, mailbox: Mailbox, uid: int) -> str:
+        raw = await mailbox.fetch(uid)
+        if raw is None:
+            return "again"
+        fault("after-fetch")
+        inbox_id, _ = store_message(self.store, mailbox.name, mailbox.uidvalidity, uid, raw,
+                                      now())
+        fault("after-store")
+        try:
+            outcome = process_inbox(self.store, self.config, inbox_id, now())
+        except StoreBusy:
+            log.warning("database busy; message UID %s stays for the next round", uid)
+            return "again"
+        fault("after-commit")
+        await mailbox.mark_done(uid)
+        self.wake.set()
+        log.info("UID %s: %s %s", uid, outcome.status, outcome.note[:120])
+        return "again" if outcome.note == "already handled" else outcome.status
+
+    async def run(self) -> None:
+        """Poll until stopped, reconnecting with backoff after any failure."""
+        backoff = 1.0
+        while not self.stop.is_set():
+            mailbox = Mailbox(self.config.imap, self.config.imap.secret())
+            try:
+                await mailbox.open()
+                self.connected.set()
+                backoff = 1.0
+                while not self.stop.is_set():
+                    await self.drain(mailbox)
+                    if self.stop.is_set():
+                        break
+                    await mailbox.wait(self.stop)
+            except MailboxError as exc:
+                log.warning("IMAP: %s; reconnecting in %.0f s", exc, backoff)
+                self.connected.clear()
+                await _sleep_unless(self.stop, backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF)
+            finally:
+                self.connected.clear()
+                await mailbox.close()
+
+
+class SendLoop:
+    def __init__(self, store: Store, config: MailConfig, wake: asyncio.Event,
+                 stop: asyncio.Event) -> None:
+        self.sender = Sender(store, config)
+        self.store = store
+        self.wake = wake
+        self.stop = stop
+
+    async def run(self) -> None:
+        try:
+            while not self.stop.is_set():
+                self.wake.clear()
+                await self.sender.send_due(self.stop)
+                due = next_due(self.store)
+                timeout = POLL_OUTBOX if due is None else min(max(seconds_until(due, now()), 0.05),
+                                                           POLL_OUTBOX)
+                await _wait_any(self.wake, self.stop, timeout)
+        finally:
+            await self.sender.close()
+
+
+async def _sleep_unless(stop: asyncio.Event, seconds: float) -> None:
+    try:
+        await asyncio.wait_for(stop.wait(), seconds)
+    except TimeoutError:
+        pass
+
+
+async def _wait_any(wake: asyncio.Event, stop: asyncio.Event, timeout: float | None) -> None:
+    tasks = {asyncio.ensure_future(wake.wait()), asyncio.ensure_future(stop.wait())}
+    try:
+        await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+def _on_signals(stop: asyncio.Event) -> list[signal.Signals]:
+    """SIGTERM and SIGINT set ``stop`` (where the loop can handle signals)."""
+    loop = asyncio.get_running_loop()
+    handled = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            handled.append(sig)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            pass
+    return handled
+
+
+async def serve(store: Store, config: MailConfig, stop: asyncio.Event | None = None,
+                ready: asyncio.Event | None = None) -> None:
+    """Run the poller and the sender until SIGTERM/SIGINT (or ``stop``)."""
+    stop = stop or asyncio.Event()
+    wake = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    handled = _on_signals(stop)
+    wake.set()  # send what is due at once
+    poller = Poller(store, config, wake, stop)
+    sender = SendLoop(store, config, wake, stop)
+    if ready is not None:
+        ready.set()
+    log.info("serving %s (IMAP %s:%s, SMTP %s:%s)", config.address, config.imap.host,
+             config.imap.port, config.smtp.host, config.smtp.port)
+    try:
+        await asyncio.gather(poller.run(), sender.run())
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+    log.info("stopped")
+
+
+async def poll_forever(store: Store, config: MailConfig) -> None:
+    """Only the poller (``pbem poll``), until SIGTERM/SIGINT."""
+    stop = asyncio.Event()
+    handled = _on_signals(stop)
+    try:
+        await Poller(store, config, stop=stop).run()
+    finally:
+        for sig in handled:
+            asyncio.get_running_loop().remove_signal_handler(sig)
+
+
+async def poll_once(store: Store, config: MailConfig, send: bool = True) -> PollReport:
+    """Process what is waiting in the mailbox, then send what is due; return."""
+    poller = Poller(store, config)
+    mailbox = Mailbox(config.imap, config.imap.secret())
+    try:
+        await mailbox.open()
+        report = await poller.drain(mailbox)
+    finally:
+        await mailbox.close()
+    if send:
+        sender = Sender(store, config)
+        try:
+            await sender.send_due()
+        finally:
+            await sender.close()
+    return report
+
+
+async def send_once(store: Store, config: MailConfig) -> object:
+    sender = Sender(store, config)
+    try:
+        return await sender.send_due()
+    finally:
+        await sender.close()

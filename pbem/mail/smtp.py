@@ -1,0 +1,143 @@
+"""The outbox sender (aiosmtplib): at least once, with the stable Message-ID of each mail.
+
+A 4xx answer or a broken connection is retried with exponential backoff; a 5xx
+answer (or too many attempts) marks the mail failed and tells the referee.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from email import message_from_bytes
+from typing import Any
+
+import aiosmtplib
+
+from ..store import Store
+from .clock import later, now
+from .compose import Outgoing, queue_mail, subject_for
+from .config import MailConfig
+from .faults import fault
+
+log = logging.getLogger("pbem.mail.smtp")
+
+_RETRYABLE = (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
+              aiosmtplib.SMTPTimeoutError, aiosmtplib.SMTPConnectTimeoutError, OSError,
+              TimeoutError)
+
+
+@dataclass
+class SendReport:
+    sent: int = 0
+    retry: int = 0
+    failed: int = 0
+
+
+def smtp_client(config: MailConfig) -> aiosmtplib.SMTP:
+    cfg = config.smtp
+    context = cfg.ssl_context()
+    return aiosmtplib.SMTP(hostname=cfg.host, port=cfg.port, timeout=cfg.timeout,
+                           use_tls=cfg.security == "tls",
+                           start_tls=True if cfg.security == "starttls" else False,
+                           tls_context=context if cfg.security != "plain" else None)
+
+
+async def connect(config: MailConfig) -> aiosmtplib.SMTP:
+    client = smtp_client(config)
+    await client.connect()
+    if config.smtp.user:
+        await client.login(config.smtp.user, config.smtp.secret())
+    return client
+
+
+class Sender:
+    def __init__(self, store: Store, config: MailConfig) -> None:
+        self.store = store
+        self.config = config
+        self.client: aiosmtplib.SMTP | None = None
+
+    async def close(self) -> None:
+        client, self.client = self.client, None
+        if client is not None and client.is_connected:
+            try:
+                await client.quit()
+            except aiosmtplib.SMTPException:
+                client.close()
+
+    async def send_due(self, stop: Any = None) -> SendReport:
+        """Send every mail that is due now (until ``stop`` is set)."""
+        report = SendReport()
+        for row in self.store.outbox_due(now()):
+            if stop is not None and stop.is_set():
+                break
+            outcome = await self.send_one(row)
+            setattr(report, outcome, getattr(report, outcome) + 1)
+        return report
+
+    async def send_one(self, row: dict[str, Any]) -> str:
+        try:
+            if self.client is None or not self.client.is_connected:
+                self.client = await connect(self.config)
+            errors, _ = await self.client.sendmail(self.config.address, [row["recipient"]],
+                                                   bytes(row["raw"]))
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            first = exc.recipients[0]
+            return self._answer(row, first.code, first.message)
+        except aiosmtplib.SMTPResponseException as exc:
+            if exc.code in (421,):
+                await self.close()
+            return self._answer(row, exc.code, exc.message)
+        except _RETRYABLE as exc:
+            await self.close()
+            return self._retry(row, f"connection: {exc!r}")
+        fault("during-send")
+        self.store.outbox_mark_sent(row["id"], now())
+        log.info("sent %s to %s", row["message_id"], row["recipient"])
+        return "sent"
+
+    def _answer(self, row: dict[str, Any], code: int, message: str) -> str:
+        text = f"{code} {message}"
+        if 400 <= code < 500:
+            return self._retry(row, text)
+        self._fail(row, text)
+        return "failed"
+
+    def _retry(self, row: dict[str, Any], error: str) -> str:
+        limits = self.config.limits
+        attempts = int(row["attempts"]) + 1
+        if attempts >= limits.max_attempts:
+            self._fail(row, f"{error} (gave up after {attempts} attempts)")
+            return "failed"
+        delay = min(limits.retry_base_seconds * 2 ** (attempts - 1), limits.retry_max_seconds)
+        self.store.outbox_mark_retry(row["id"], later(now(), delay), error)
+        log.warning("will retry %s in %.0f s: %s", row["message_id"], delay, error)
+        return "retry"
+
+    def _fail(self, row: dict[str, Any], error: str) -> None:
+        with self.store.transaction():
+            self.store.outbox_mark_failed(row["id"], error)
+            self._report(row, error)
+        log.error("gave up on %s to %s: %s", row["message_id"], row["recipient"], error)
+
+    def _report(self, row: dict[str, Any], error: str) -> None:
+        """Tell the referee of the game (else the service's referee), once per mail."""
+        if ".ref." in row["message_id"]:
+            return  # never report the failure of a report
+        game_id = row["game_id"]
+        referee = self.config.referee
+        title = "pbem"
+        if game_id:
+            game = self.store.game(game_id)
+            referee = game.get("referee") or referee
+            title = game["title"]
+        if not referee:
+            return
+        failed = message_from_bytes(bytes(row["raw"]))
+        out = Outgoing(
+            recipient=referee, template="referee-delivery-failed.txt",
+            values={"title": title, "game": game_id or "-", "recipient": row["recipient"],
+                    "failed_subject": str(failed.get("Subject", row["subject"]))[:70],
+                    "error": error[:200], "service_name": self.config.name},
+            subject=subject_for(title, game_id or 0, f"Mail to {row['recipient']} failed"),
+            purpose="ref", game_id=game_id)
+        queue_mail(self.store, self.config, out, now())

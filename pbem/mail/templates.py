@@ -1,0 +1,105 @@
+"""Mail templates (templates/*.txt, named audience-purpose) filled into text and HTML.
+
+A template is plain text with ``$name`` placeholders (``string.Template``).
+Placeholders ending in ``_section`` stand alone on a line and take a
+preformatted block (the board, a list of results): it is inserted as it is, and
+the line disappears when the block is empty. Every other line is wrapped to 78
+columns after filling; blocks may be up to 100 columns wide (the map).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import textwrap
+from functools import cache
+from pathlib import Path
+from string import Template
+
+TEXT_WIDTH = 78
+BLOCK_WIDTH = 100
+_SECTION_LINE = re.compile(r"^\s*\$\{?([a-z_]+_section)\}?\s*$")
+_HEADING = re.compile(r"^(?:[A-Z][A-Za-z ,'()]{0,40}):$")
+
+
+class TemplateError(Exception):
+    """A template is missing or names a value that was not given."""
+
+
+@cache
+def _load(directory: str, name: str) -> str:
+    path = Path(directory) / name
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TemplateError(f"the mail template {path} cannot be read: {exc}") from exc
+
+
+def fill(directory: Path, name: str, values: dict[str, object]) -> str:
+    """The text of template ``name`` (e.g. ``player-your-turn.txt``) with ``values``."""
+    source = _load(str(directory), name)
+    prose = {k: str(v) for k, v in values.items() if not k.endswith("_section")}
+    out: list[str] = []
+    for line in source.splitlines():
+        section = _SECTION_LINE.match(line)
+        if section:
+            block = str(values.get(section.group(1), "") or "")
+            if block.strip():
+                out.extend(block.rstrip("\n").splitlines())
+            continue
+        try:
+            filled = Template(line).substitute(prose)
+        except (KeyError, ValueError) as exc:
+            raise TemplateError(f"template {name} needs a value for {exc}") from exc
+        out.extend(wrap(filled))
+    return _collapse_blank_lines(out)
+
+
+def wrap(line: str, width: int = TEXT_WIDTH) -> list[str]:
+    """One line wrapped to ``width``, keeping its indentation for the follow-on lines."""
+    if len(line) <= width:
+        return [line]
+    indent = line[: len(line) - len(line.lstrip())]
+    wrapped = textwrap.wrap(line.strip(), width=width, initial_indent=indent,
+                            subsequent_indent=indent + ("  " if indent else ""),
+                            break_long_words=True, break_on_hyphens=False)
+    return wrapped or [line[:width]]
+
+
+def wrap_paragraph(text: str, width: int = TEXT_WIDTH, indent: str = "") -> str:
+    """Every line of ``text`` wrapped to ``width``, prefixed by ``indent``."""
+    lines: list[str] = []
+    for line in text.splitlines() or [""]:
+        lines.extend(wrap(indent + line, width))
+    return "\n".join(lines)
+
+
+def _collapse_blank_lines(lines: list[str]) -> str:
+    out: list[str] = []
+    for line in lines:
+        if not line.strip() and out and not out[-1].strip():
+            continue
+        out.append(line.rstrip() if line != "-- " else line)
+    while out and not out[-1].strip():
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
+def to_html(directory: Path, title: str, text: str) -> str:
+    """The text as a styled ``<pre>`` page; section headings in colour."""
+    body = "\n".join(_html_line(line) for line in text.splitlines())
+    page = _load(str(directory), "mail.html")
+    return Template(page).safe_substitute(title=html.escape(title), body=body)
+
+
+_COLOURS = {"Not done:": "#b3261e", "Results:": "#1b6e20", "Ignored lines:": "#8a6d00",
+            "What you can do now:": "#0b4f8a"}
+
+
+def _html_line(line: str) -> str:
+    escaped = html.escape(line)
+    if line in _COLOURS:
+        return f'<b style="color:{_COLOURS[line]}">{escaped}</b>'
+    if _HEADING.match(line):
+        return f'<b style="color:#4a3b12">{escaped}</b>'
+    return escaped
