@@ -245,3 +245,126 @@ def test_4_5_sold_out_corporation_moves_up_at_end_of_round() -> None:
     t.pass_all()
     assert t.state.price("NYC") == 100  # top row: cannot move up
     assert t.state.corps["NYC"].cell == (0, 6)
+
+
+def to_second_stock_round(t):  # type: ignore[no-untyped-def]
+    t.pass_all()
+    through_operating_rounds(t)
+    assert t.state.round["kind"] == "stock" and t.state.round["number"] == 2
+
+
+def put_token(t, corp: str, price: int) -> None:  # type: ignore[no-untyped-def]
+    """Test set-up: move a share value token to the first cell with ``price``."""
+    cell = next(c for c in t.state.rules.market.cells.values() if c.price == price)
+    t.state.corps[corp].cell = (cell.row, cell.col)
+
+
+def test_5_1_ca_share_cannot_be_sold_before_prr_has_a_par_value() -> None:
+    t = first_sr()
+    to_second_stock_round(t)
+    while t.state.round["current"] != "B":
+        t.act(t.state.round["current"], "pass")
+    assert "before PRR has a par value" in t.refused("B", "sell",
+                                                     sales=[{"corp": "PRR", "count": 1}])
+
+
+def test_4_3_pool_holds_at_most_five_certificates() -> None:
+    t = first_sr()
+    t.act("A", "par", corp="NYC", price=67)
+    to_second_stock_round(t)
+    for index in range(1, 6):
+        t.state.corps["NYC"].certs[index] = "pool"
+    t.state.corps["NYC"].certs[6] = "p:B"
+    while t.state.round["current"] != "B":
+        t.act(t.state.round["current"], "pass")
+    assert "at most 5" in t.refused("B", "sell", sales=[{"corp": "NYC", "count": 1}])
+
+
+def test_4_4_several_pool_shares_of_a_brown_corporation_in_one_buy() -> None:
+    t = first_sr()
+    t.act("A", "par", corp="NYC", price=67)
+    to_second_stock_round(t)
+    for index in (5, 6, 7):
+        t.state.corps["NYC"].certs[index] = "pool"
+    put_token(t, "NYC", 25)  # brown zone
+    who = t.state.round["current"]
+    t.act(who, "buy_share", corp="NYC", source="pool", count=3)
+    assert t.pct(who, "NYC") >= 30
+
+
+def test_4_4_several_shares_only_in_the_brown_zone_and_only_from_the_pool() -> None:
+    t = first_sr()
+    t.act("A", "par", corp="NYC", price=67)
+    to_second_stock_round(t)
+    for index in (5, 6, 7):
+        t.state.corps["NYC"].certs[index] = "pool"
+    who = t.state.round["current"]
+    assert "brown zone" in t.refused(who, "buy_share", corp="NYC", source="pool", count=2)
+    put_token(t, "NYC", 25)
+    assert "brown zone" in t.refused(who, "buy_share", corp="NYC", source="ipo", count=2)
+
+
+def test_4_4_orange_zone_allows_more_than_sixty_percent() -> None:
+    t = first_sr()
+    t.act("A", "par", corp="NYC", price=67)
+    for index in range(1, 5):
+        t.state.corps["NYC"].certs[index] = "p:A"  # A holds 60%
+    to_second_stock_round(t)
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    assert "at most 60%" in t.refused("A", "buy_share", corp="NYC", source=None, count=1)
+    put_token(t, "NYC", 39)  # orange
+    t.act("A", "buy_share", corp="NYC", source=None, count=1)
+    assert t.pct("A", "NYC") == 70
+
+
+def test_4_3_compliance_sale_on_the_next_turn() -> None:
+    t = first_sr()
+    t.act("A", "par", corp="NYC", price=67)
+    for index in range(1, 6):
+        t.state.corps["NYC"].certs[index] = "p:A"  # 70% held while in orange
+    put_token(t, "NYC", 39)
+    to_second_stock_round(t)
+    put_token(t, "NYC", 67)  # back out of the orange: A is over the 60% limit
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    assert "sell enough" in t.refused("A", "pass")
+    t.act("A", "sell", sales=[{"corp": "NYC", "count": 1}])
+    t.act("A", "pass")
+
+
+def test_5_0_sell_buy_sell_and_the_other_orders() -> None:
+    for order, after_sell_buy, after_buy_sell in [("sell-buy-sell", True, True),
+                                                  ("sell-buy", True, False),
+                                                  ("buy-sell", False, True)]:
+        t = first_sr(stock_turn=order)
+        t.act("A", "par", corp="NYC", price=67)
+        t.act("B", "buy_share", corp="NYC", source=None, count=1)
+        to_second_stock_round(t)
+        while t.state.round["current"] != "B":
+            t.act(t.state.round["current"], "pass")
+        t.act("B", "sell", sales=[{"corp": "NYC", "count": 1}])
+        if after_sell_buy:
+            t.act("B", "par", corp="C&O", price=67)
+            if after_buy_sell and t.state.round["current"] == "B":
+                t.act("B", "pass")
+        else:
+            assert "not buy after selling" in t.refused("B", "par", corp="C&O", price=67)
+
+
+def test_4_5_sold_out_corporations_move_up_highest_first() -> None:
+    t = Table(["A", "B"])
+    sell_all_privates(t, ["A", "B"])
+    first = t.state.round["current"]
+    other = "B" if first == "A" else "A"
+    t.act(first, "par", corp="NYC", price=71)
+    t.act(other, "par", corp="C&O", price=67)
+    t.state.player("A").cash += 2000
+    t.state.player("B").cash += 2000
+    t.state.bank -= 4000
+    while t.state.percent("NYC", "ipo") or t.state.percent("C&O", "ipo"):
+        who = t.state.round["current"]
+        corp = "NYC" if t.state.percent("NYC", "ipo") else "C&O"
+        t.act(who, "buy_share", corp=corp, source=None, count=1)
+    t.pass_all()
+    assert t.state.price("NYC") == 76 and t.state.price("C&O") == 71
