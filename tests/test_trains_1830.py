@@ -173,3 +173,57 @@ def test_7_0_bank_break_in_an_operating_round_ends_after_the_set() -> None:
     result = t.state.result
     assert result["reason"] == "bank" and set(result["scores"]) == {"A", "B", "C", "D"}
     assert t.state.bank < 0  # paid on paper
+
+
+def prr_forced_to_buy(president_cash: int):  # type: ignore[no-untyped-def]
+    """PRR has a route (H10-H12), no train and no money; A, its president, has
+    ``president_cash`` and two NYC shares worth $67 each."""
+    t = first_operating_round()
+    t.act("A", "lay", tile="57", hex="H10", exits=None)
+    t.act("A", "run", routes=None)
+    t.state.bank += t.state.corps["PRR"].cash
+    t.state.corps["PRR"].cash = 0
+    t.state.bank += t.cash("A") - president_cash
+    t.state.player("A").cash = president_cash
+    t.state.corps["NYC"].certs[5] = "p:A"
+    t.state.corps["NYC"].certs[6] = "p:A"
+    return t
+
+
+def test_6_6_3_forced_sale_only_enough_and_then_the_train() -> None:
+    t = prr_forced_to_buy(20)
+    message = t.refused("A", "buy_train", train=None, source=None, price=None, trade=None)
+    assert "must first sell shares" in message
+    assert "only what the train needs" in t.refused("A", "sell",
+                                                    sales=[{"corp": "NYC", "count": 2}])
+    row = t.state.corps["NYC"].cell[0]
+    t.act("A", "sell", sales=[{"corp": "NYC", "count": 1}])
+    assert t.cash("A") == 87 and t.state.corps["NYC"].cell[0] == row + 1  # one box down
+    t.act("A", "buy_train", train=None, source=None, price=None, trade=None)
+    assert t.state.corps["PRR"].trains == ["2"] and t.cash("A") == 7
+
+
+def test_6_6_3_forced_sale_may_not_change_the_presidency_of_the_corporation() -> None:
+    t = prr_forced_to_buy(0)
+    t.state.corps["NYC"].certs[5] = t.state.corps["NYC"].certs[6] = "ipo"
+    t.state.corps["PRR"].certs[6] = t.state.corps["PRR"].certs[7] = "p:B"  # B: 30% PRR
+    assert "hand the presidency" in t.refused("A", "sell", sales=[{"corp": "PRR", "count": 3}])
+    t.act("A", "sell", sales=[{"corp": "PRR", "count": 1}])
+    assert t.state.president("PRR") == "A"
+
+
+def test_6_7_bankruptcy_ends_the_game_at_once() -> None:
+    t = prr_forced_to_buy(0)
+    t.state.corps["NYC"].certs[5] = t.state.corps["NYC"].certs[6] = "ipo"
+    for index in (2, 3, 4):
+        t.state.corps["PRR"].certs[index] = "ipo"  # A keeps only the president's 20%
+    assert "bankrupt" not in t.refused("A", "pass")
+    t.act("A", "bankrupt")
+    assert t.state.finished and t.state.result["reason"] == "bankruptcy"
+    assert t.state.result["bankrupt"] == "A"
+    assert t.state.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
+
+
+def test_6_7_no_bankruptcy_while_shares_can_be_sold() -> None:
+    t = prr_forced_to_buy(0)
+    assert "Only a president who cannot raise" in t.refused("A", "bankrupt")
