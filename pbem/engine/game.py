@@ -34,7 +34,14 @@ def seat_players(names: list[str], seed: int, seating: str) -> list[str]:
     return order
 
 
+#: Titles whose rules the engine carries out (others may have data in rules/ already).
+ENGINE_TITLES = ("1830",)
+
+
 def check_players(title: str, names: list[str]) -> None:
+    if title not in ENGINE_TITLES:
+        raise SetupError(f"pbem cannot run {title} games yet: its rules are still being "
+                         f"built. It runs {', '.join(ENGINE_TITLES)}.")
     rules = load_title(title)
     if not rules.min_players <= len(names) <= rules.max_players:
         raise SetupError(f"{title} is for {rules.min_players} to {rules.max_players} players, "
