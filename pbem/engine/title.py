@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -10,6 +12,8 @@ from .errors import SetupError
 from .rulesdata import load_json, rules_dir
 
 ZONES = {"y": "yellow", "o": "orange", "b": "brown", "g": "green", "c": "closed"}
+#: Market cell flags besides the zones: par cell, 1870 ledge cell, 1870 lower area.
+FLAGS = set(ZONES) | {"p", "l", "d"}
 
 
 @dataclass(frozen=True)
@@ -19,6 +23,11 @@ class Cell:
     price: int
     zone: str  # plain, yellow, orange, brown (1870: green, closed)
     par: bool
+    #: 1870: the last upper-area cell of its column above the lower area (the ledge is
+    #: the line under it). Always False in 1830.
+    ledge: bool = False
+    #: 1870: "upper" or "lower" (below the ledge). 1830 has no ledge: every cell is upper.
+    area: str = "upper"
 
 
 @dataclass(frozen=True)
@@ -46,8 +55,13 @@ class Market:
     def n_cols(self) -> int:
         return 1 + max(c for _, c in self.cells)
 
+    @property
+    def max_price(self) -> int:
+        return max(c.price for c in self.cells.values())
+
 
 def parse_market(rows: list[str]) -> Market:
+    """Cells from rows of text: price then flags, e.g. ``60y``, ``100p``, ``275l``, ``250d``."""
     cells: dict[tuple[int, int], Cell] = {}
     for r, line in enumerate(rows):
         for c, text in enumerate(line.split()):
@@ -55,8 +69,12 @@ def parse_market(rows: list[str]) -> Market:
                 continue
             digits = "".join(ch for ch in text if ch.isdigit())
             flags = text[len(digits):]
+            if not digits or set(flags) - FLAGS:
+                raise SetupError(f"Market cell '{text}' (row {r}, column {c}) is not a price "
+                                 f"with flags from {''.join(sorted(FLAGS))}.")
             zone = next((ZONES[f] for f in flags if f in ZONES), "plain")
-            cells[(r, c)] = Cell(r, c, int(digits), zone, "p" in flags)
+            area = "lower" if "d" in flags else "upper"
+            cells[(r, c)] = Cell(r, c, int(digits), zone, "p" in flags, "l" in flags, area)
     return Market(cells)
 
 
@@ -81,6 +99,12 @@ class CorpDef:
     aliases: tuple[str, ...]
     #: tiles it may lay on its home hex without a connection (1830: NYC 57, Erie 59)
     home_lay: tuple[str, ...] = ()
+    #: 1870: the destination hex and its printed name (None: no destination)
+    destination: str | None = None
+    destination_name: str | None = None
+    #: percentage sold that floats it, where it differs from the title's (1870 SLSF: 20)
+    float_percent: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -103,6 +127,9 @@ class PhaseDef:
     operating_rounds: int
     corporations_buy_privates: bool
     offboard: int
+    #: what happens when the phase begins besides rusting (1870: privates_buyable,
+    #: close_privates, remove_port_and_cattle_tokens); rusting is the trains' rusts_on
+    events: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,6 +163,36 @@ class Title:
     phases: tuple[PhaseDef, ...]
     options: dict[str, OptionDef]
     zone_rules: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: False while the engine cannot carry out this title's rules (1870 for now)
+    engine_support: bool = True
+    #: players -> public companies still in the game -> certificate limit (1830: one
+    #: column, keyed by its 8 corporations; 1870: 10 and 9, p.6)
+    certificate_limits: dict[int, dict[int, int]] = field(default_factory=dict)
+    #: the title's further data (1870: auction, redemption, reissue, token_hexes, board...)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def certificate_limit_for(self, players: int, companies: int | None = None) -> int:
+        """The certificate limit with ``companies`` public companies left (None: all).
+
+        The column for the fewest companies that is still >= ``companies``: so the 1870
+        limit falls once, when the first company closes, and stays there (p.6).
+        """
+        columns = self.certificate_limits[players]
+        if companies is None:
+            return columns[max(columns)]
+        fitting = [k for k in columns if k >= companies]
+        return columns[min(fitting)] if fitting else columns[max(columns)]
+
+    def corp_float_percent(self, sym: str) -> int:
+        own = self.corporations[sym].float_percent
+        return self.float_percent if own is None else own
+
+    def for_options(self, options: Mapping[str, str]) -> Title:
+        """This title with the data of the chosen variants (1870 diesels, 1850 market, ...).
+
+        Options without variant data change nothing here; the engine reads them itself.
+        """
+        return load_title_for(self.title, options)
 
     def zone_allows(self, zone: str, rule: str) -> bool:
         """Whether a token in ``zone`` grants ``rule`` (uncounted, over_60, multi_buy)."""
@@ -171,18 +228,108 @@ class Title:
         return resolved
 
 
+def _clean(value: Any) -> Any:
+    """``value`` without the "_"-prefixed comment keys of its objects, at any depth."""
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items() if not k.startswith("_")}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
+
+
 def _extra(record: dict[str, Any], known: set[str]) -> dict[str, Any]:
-    return {k: v for k, v in record.items() if k not in known}
+    return {k: _clean(v) for k, v in record.items() if k not in known and not k.startswith("_")}
+
+
+TITLE_KEYS = {
+    "title", "name", "rules_version", "engine_support", "players", "bank_cash", "starting_cash",
+    "certificate_limit", "player_share_limit_percent", "pool_certificate_limit", "float_percent",
+    "zones", "market", "privates", "corporations", "shares", "trains", "phases", "options",
+    "variants",
+}
+PRIVATE_KEYS = {"sym", "name", "value", "revenue", "hexes", "aliases"}
+CORP_KEYS = {"sym", "name", "home", "home_city", "tokens", "aliases", "home_lay", "destination",
+             "destination_name", "float_percent"}
+TRAIN_KEYS = {"name", "distance", "price", "count", "rusts_on"}
+
+
+def _certificate_limits(data: dict[str, Any]) -> dict[int, dict[int, int]]:
+    """players -> companies -> limit; a flat table (1830) is one column for all companies."""
+    players = range(data["players"]["min"], data["players"]["max"] + 1)
+    companies = len(data["corporations"])
+    limits: dict[int, dict[int, int]] = {}
+    for key, value in data["certificate_limit"].items():
+        if key.startswith("_") or int(key) not in players:
+            continue
+        if isinstance(value, dict):
+            limits[int(key)] = {int(k): v for k, v in value.items()}
+        else:
+            limits[int(key)] = {companies: value}
+    for n, columns in limits.items():
+        if max(columns) != companies:
+            raise SetupError(f"{data['title']}: the certificate limit for {n} players has no "
+                             f"column for all {companies} companies.")
+    if set(limits) != set(players):
+        raise SetupError(f"{data['title']}: certificate limits are missing for some of "
+                         f"{players.start}-{players.stop - 1} players.")
+    return limits
+
+
+def _check_variants(data: dict[str, Any]) -> None:
+    options = data["options"]
+    for key, choices in data.get("variants", {}).items():
+        if key.startswith("_"):
+            continue
+        if key not in options:
+            raise SetupError(f"{data['title']}: variant data for '{key}', which is no option.")
+        for choice in choices:
+            if choice not in options[key]["choices"] or choice == options[key]["default"]:
+                raise SetupError(f"{data['title']}: variant data for {key}={choice}, which is "
+                                 f"not a choice other than the default.")
+
+
+def _merge(base: dict[str, Any], patch: dict[str, Any]) -> None:
+    """Objects merge key by key; anything else (lists, values) replaces."""
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+
+
+def _raw(title: str) -> dict[str, Any]:
+    if not (rules_dir() / title / "game.json").exists():
+        raise SetupError(f"pbem does not know the game '{title}'; it knows {', '.join(titles())}.")
+    data: dict[str, Any] = load_json(f"{title}/game.json")
+    return data
 
 
 @cache
 def load_title(title: str) -> Title:
     """The title's definition; raises SetupError for a title pbem does not know."""
-    if not (rules_dir() / title / "game.json").exists():
-        raise SetupError(f"pbem does not know the game '{title}'; it knows {', '.join(titles())}.")
-    data = load_json(f"{title}/game.json")
-    private_keys = {"sym", "name", "value", "revenue", "hexes", "aliases"}
-    train_keys = {"name", "distance", "price", "count", "rusts_on"}
+    return _parse(_raw(title))
+
+
+def load_title_for(title: str, options: Mapping[str, str]) -> Title:
+    """The title with the variant data of ``options`` (checked; defaults for the rest)."""
+    base = load_title(title)
+    resolved = base.resolve_options(dict(options))
+    variants = _raw(title).get("variants", {})
+    chosen = tuple(sorted((k, v) for k, v in resolved.items() if v in variants.get(k, {})))
+    return _load_variant(title, chosen) if chosen else base
+
+
+@cache
+def _load_variant(title: str, chosen: tuple[tuple[str, str], ...]) -> Title:
+    data = copy.deepcopy(_raw(title))
+    for key, value in chosen:
+        _merge(data, data["variants"][key][value])
+    return _parse(data)
+
+
+def _parse(data: dict[str, Any]) -> Title:
+    _check_variants(data)
+    limits = _certificate_limits(data)
     return Title(
         title=data["title"],
         name=data["name"],
@@ -190,8 +337,9 @@ def load_title(title: str) -> Title:
         min_players=data["players"]["min"],
         max_players=data["players"]["max"],
         bank_cash=data["bank_cash"],
-        starting_cash={int(k): v for k, v in data["starting_cash"].items()},
-        certificate_limit={int(k): v for k, v in data["certificate_limit"].items()},
+        starting_cash={int(k): v for k, v in data["starting_cash"].items()
+                       if data["players"]["min"] <= int(k) <= data["players"]["max"]},
+        certificate_limit={n: columns[max(columns)] for n, columns in limits.items()},
         player_share_limit=data["player_share_limit_percent"],
         pool_certificate_limit=data["pool_certificate_limit"],
         float_percent=data["float_percent"],
@@ -199,7 +347,7 @@ def load_title(title: str) -> Title:
         privates={
             p["sym"]: PrivateDef(
                 p["sym"], p["name"], p["value"], p["revenue"], tuple(p.get("hexes", [])),
-                tuple(p.get("aliases", [])), _extra(p, private_keys),
+                tuple(p.get("aliases", [])), _extra(p, PRIVATE_KEYS),
             )
             for p in data["privates"]
         },
@@ -207,6 +355,8 @@ def load_title(title: str) -> Title:
             c["sym"]: CorpDef(
                 c["sym"], c["name"], c["home"], c["home_city"], tuple(c["tokens"]),
                 tuple(c.get("aliases", [])), tuple(c.get("home_lay", [])),
+                c.get("destination"), c.get("destination_name"), c.get("float_percent"),
+                _extra(c, CORP_KEYS),
             )
             for c in data["corporations"]
         },
@@ -215,13 +365,13 @@ def load_title(title: str) -> Title:
         ordinary_percent=data["shares"]["ordinary_percent"],
         trains=tuple(
             TrainDef(t["name"], t["distance"], t["price"], t["count"], t.get("rusts_on"),
-                     _extra(t, train_keys))
+                     _extra(t, TRAIN_KEYS))
             for t in data["trains"]
         ),
         phases=tuple(
             PhaseDef(p["name"], p["rulebook"], p.get("on_train"), p["train_limit"],
                      tuple(p["tiles"]), p["operating_rounds"], p["corporations_buy_privates"],
-                     p["offboard"])
+                     p["offboard"], tuple(p.get("events", [])))
             for p in data["phases"]
         ),
         options={
@@ -231,6 +381,9 @@ def load_title(title: str) -> Title:
         zone_rules={
             k: tuple(v) for k, v in data.get("zones", {}).items() if not k.startswith("_")
         },
+        engine_support=data.get("engine_support", True),
+        certificate_limits=limits,
+        extra=_extra(data, TITLE_KEYS),
     )
 
 
