@@ -25,7 +25,9 @@ def listed_commands(text: str) -> list[str]:
     start = lines.index("What you can do now:") + 1
     commands = []
     for line in lines[start:]:
-        if not line.startswith("    "):
+        if line.startswith("   "):  # the rest of a long note
+            continue
+        if not line.startswith("  "):
             break
         commands.append(re.split(r"\s{2,}", line.strip())[0])
     return commands
@@ -96,8 +98,14 @@ def check_mail_layout(mail: Delivered) -> None:
     assert msg.get_content_type() == "multipart/alternative"
     html = msg.get_body(("html",))
     assert html is not None and "<pre" in html.get_content()
+    in_map = False  # lines of at most 78 characters, the map drawing up to 100
     for line in mail.text().splitlines():
-        assert len(line) <= 100, line
+        in_map = line.startswith("MAP (") or in_map and not line.startswith("Legend:")
+        assert len(line) <= (100 if in_map else 78), line
+    if "MAP (" in mail.text():  # the map also as an inline picture the HTML shows
+        images = [p for p in msg.walk() if p.get_content_maintype() == "image"]
+        assert len(images) == 1, mail.subject
+        assert f'src="cid:{images[0]["Content-ID"].strip("<>")}"' in html.get_content()
 
 
 def test_game_start_by_email(world: MailWorld) -> None:

@@ -1,4 +1,5 @@
-"""Outgoing mail: headers, Message-IDs, threading, text + HTML parts, the outbox.
+"""Outgoing mail: headers, Message-IDs, threading, text + HTML parts (with the map as an
+inline picture), the outbox.
 
 Every mail the service writes goes through ``queue_mail``, which builds the
 whole RFC 5322 message (so its Message-ID is fixed before it is first sent)
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.charset import QP, Charset
 from email.header import Header
+from email.message import Message
+from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.policy import compat32
@@ -23,6 +26,7 @@ from email.utils import format_datetime, formataddr
 from ..store import Store
 from .config import MailConfig
 from .templates import fill, to_html
+from .views import map_image
 
 # Purposes; the reply cap counts the mails of the REPLY_PURPOSES sent to an address.
 REPLY_PURPOSES = ("re", "rej")
@@ -74,12 +78,12 @@ def subject_for(title: str, game_id: int, text: str) -> str:
 
 
 def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
-    """The whole message, text and HTML alternatives, as bytes with CRLF line ends."""
+    """The whole message as bytes with CRLF line ends: text and HTML alternatives; when
+    the text shows the map, the HTML and the map picture (inline, by Content-ID)."""
     text = fill(config.templates_dir, out.template, out.values)
-    html = to_html(config.templates_dir, out.subject, text)
     msg = MIMEMultipart("alternative")
     msg.attach(_text_part(text, "plain"))
-    msg.attach(_text_part(html, "html"))
+    msg.attach(_html_part(config, out, mid, text))
     msg["From"] = formataddr((config.name, config.address))
     msg["To"] = out.recipient
     if out.reply_to:
@@ -98,6 +102,29 @@ def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
 
 
 _WIRE = compat32.clone(linesep="\r\n")
+
+
+def _html_part(config: MailConfig, out: Outgoing, mid: str, text: str) -> Message:
+    """text/html, or multipart/related: text/html showing ``<img src="cid:...">`` and the
+    map as image/png (image/svg+xml where no PNG rasteriser is installed)."""
+    image = map_image(text)
+    if image is None:
+        return _text_part(to_html(config.templates_dir, out.subject, text), "html")
+    cid = image_cid(mid)
+    html = to_html(config.templates_dir, out.subject, text, image_src=f"cid:{cid}",
+                   anchor=image.anchor, symbols=image.symbols)
+    related = MIMEMultipart("related", type="text/html")
+    related.attach(_text_part(html, "html"))
+    picture = MIMEImage(image.data, image.subtype)
+    picture.add_header("Content-ID", f"<{cid}>")
+    picture.add_header("Content-Disposition", "inline", filename=image.filename)
+    related.attach(picture)
+    return related
+
+
+def image_cid(mid: str) -> str:
+    """The Content-ID (without <>) of the map picture in the mail ``mid``: unique with it."""
+    return "map." + mid.strip().strip("<>")
 
 
 def _text_part(text: str, subtype: str) -> MIMEText:

@@ -5,6 +5,10 @@ Placeholders ending in ``_section`` stand alone on a line and take a
 preformatted block (the board, a list of results): it is inserted as it is, and
 the line disappears when the block is empty. Every other line is wrapped to 78
 columns after filling; blocks may be up to 100 columns wide (the map).
+
+The HTML part is the same text in ``<pre>`` blocks (``mail.html``), headings and
+corporation symbols in colour; with the map's picture it shows ``<img src="cid:...">``
+between two blocks, just before the text map.
 """
 
 from __future__ import annotations
@@ -12,9 +16,13 @@ from __future__ import annotations
 import html
 import re
 import textwrap
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from string import Template
+
+from ..render.corps import letters
+from ..render.html import colour_map, colour_symbols
 
 TEXT_WIDTH = 78
 BLOCK_WIDTH = 100
@@ -85,21 +93,74 @@ def _collapse_blank_lines(lines: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def to_html(directory: Path, title: str, text: str) -> str:
-    """The text as a styled ``<pre>`` page; section headings in colour."""
-    body = "\n".join(_html_line(line) for line in text.splitlines())
+def to_html(directory: Path, title: str, text: str, image_src: str | None = None,
+            anchor: str | None = None, symbols: Sequence[str] = ()) -> str:
+    """The text as a styled ``<pre>`` page: section headings in colour, corporation
+    symbols (``symbols``) on their charter colours, and with ``image_src`` (``cid:...``)
+    the map picture, placed before the last line ``anchor`` (the text map's heading)."""
     page = _load(str(directory), "mail.html")
-    return Template(page).safe_substitute(title=html.escape(title), body=body)
+    lines = text.splitlines()
+    at = _last_index(lines, anchor) if image_src else None
+    codes = letters(symbols)
+    out: list[str] = []
+    run: list[str] = []  # consecutive lines coloured together: plain text, or the map
+
+    def flush(in_map: bool) -> None:
+        if run:
+            block = "\n".join(run)
+            out.append(colour_map(block, codes) if in_map else colour_symbols(block, symbols))
+            run.clear()
+
+    in_map = False
+    for i, line in enumerate(lines):
+        if i == at and image_src:
+            flush(in_map)
+            out.append(_picture(page, image_src, title))
+        starts = bool(anchor) and line.rstrip() == anchor
+        if starts or in_map and line.startswith("Legend:"):
+            flush(in_map)
+            in_map = starts
+        heading = _heading(line)
+        if heading:
+            flush(in_map)
+            out.append(heading)
+        else:
+            run.append(line)
+    flush(in_map)
+    if image_src and at is None:
+        out.append(_picture(page, image_src, title))
+    return Template(page).safe_substitute(title=html.escape(title), body="\n".join(out))
+
+
+def _last_index(lines: list[str], anchor: str | None) -> int | None:
+    if anchor:
+        for i in range(len(lines) - 1, -1, -1):
+            if lines[i].rstrip() == anchor:
+                return i
+    return None
+
+
+_PRE = re.compile(r"<pre\b[^>]*>")
+
+
+def _picture(page: str, src: str, title: str) -> str:
+    """The map picture between two ``<pre>`` blocks of the page (``mail.html``)."""
+    img = (f'<img src="{html.escape(src)}" alt="{html.escape("The map: " + title)}" '
+           'style="max-width:100%;height:auto;border:1px solid #d8d2c0">')
+    pre = _PRE.search(page)
+    if pre is None:
+        return img
+    return f'</pre>\n<p style="margin:12px 0">{img}</p>\n{pre.group(0)}'
 
 
 _COLOURS = {"Not done:": "#b3261e", "Results:": "#1b6e20", "Ignored lines:": "#8a6d00",
             "What you can do now:": "#0b4f8a"}
 
 
-def _html_line(line: str) -> str:
-    escaped = html.escape(line)
+def _heading(line: str) -> str | None:
+    """A section heading in colour, or None for any other line."""
     if line in _COLOURS:
-        return f'<b style="color:{_COLOURS[line]}">{escaped}</b>'
+        return f'<b style="color:{_COLOURS[line]}">{html.escape(line)}</b>'
     if _HEADING.match(line):
-        return f'<b style="color:#4a3b12">{escaped}</b>'
-    return escaped
+        return f'<b style="color:#4a3b12">{html.escape(line)}</b>'
+    return None

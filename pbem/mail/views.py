@@ -1,23 +1,37 @@
 """What a mail shows of a game: the one place where mail asks the renderers.
 
 ``game_view(state, viewer)`` is the only function mail code calls to render a
-game; swapping in the richer board, market and prompt renderings of
-``pbem.render`` is a change here alone.
+game. It uses the renderings of ``pbem.render``: the compact prompt with
+ready-to-copy examples and the numbers that matter, the holdings (with the
+game's ``visibility`` option applied for the viewer), the stock market, and the
+text map with its legend and hex listing. Text lines stay within 78 columns
+except the map drawing (up to 100).
+
+The map also goes into the mail as a picture: ``game_view`` remembers the text map
+it drew together with its SVG, and ``map_image(text)`` finds the map a finished
+mail text shows and returns its picture (PNG where a rasteriser is installed,
+else SVG) for ``compose.build`` to attach inline.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+import textwrap
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
-from ..engine.game import legal_moves, to_act
+from ..engine.game import to_act
 from ..engine.state import GameState
-from ..notation import format_action
-from ..render import view as render_view
+from ..render import market_text as render_market
+from ..render import svg_map, svg_to_png, tables_text
+from ..render.board_text import board_parts
+from ..render.prompt import context_lines, offer_lines, offers
 
 log = logging.getLogger("pbem.mail.views")
+
+WIDTH = 78
 
 
 @dataclass(frozen=True)
@@ -25,18 +39,27 @@ class GameView:
     """Rendered pieces of one game for one viewer (text; the HTML is made from it)."""
 
     round: str
-    board: str  # map, tables: lines of up to 100 columns
-    market: str
+    board: str  # the holdings: headline, players, corporations, bank, privates
+    market: str  # the stock market, then the map (drawing <= 100 columns, legend, hexes)
     prompt: str  # the viewer's legal commands with examples ("" when none)
     waiting: list[str]
 
 
-def game_view(state: GameState, viewer: str | None = None) -> GameView:
+def game_view(state: GameState, viewer: str | None = None,
+              recent: Sequence[str] = ()) -> GameView:
+    """The game as ``viewer`` may see it (None: the referee, nothing hidden).
+
+    ``recent``: lines of what happened since the viewer's last turn, shown under the
+    prompt as "Since your last turn:".
+    """
+    drawing = _safely(lambda: _map_text(state), "the map")
+    market = _safely(lambda: _market(state), "the stock market")
     return GameView(
         round=round_name(state),
-        board=_safely(lambda: render_view.text_tables(state, viewer), "the tables"),
-        market=_safely(lambda: render_view.market_text(state), "the stock market"),
-        prompt=prompt_text(state, viewer) if viewer else "",
+        board=_safely(lambda: tables_text(state, viewer), "the tables"),
+        market=f"{market}\n\n{drawing}",
+        prompt=_safely(lambda: prompt_text(state, viewer, recent), "the commands")
+        if viewer else "",
         waiting=to_act(state),
     )
 
@@ -48,6 +71,20 @@ def _safely(render: Callable[[], str], what: str) -> str:
     except Exception as exc:  # noqa: BLE001
         log.exception("rendering %s failed", what)
         return f"({what} could not be drawn: {type(exc).__name__}; the referee is told)"
+
+
+def _market(state: GameState) -> str:
+    """The market without its own heading (the mails have "Stock market:")."""
+    text = render_market(state)
+    head, _, rest = text.partition("\n")
+    return rest.lstrip("\n") if head.strip() == "STOCK MARKET" else text
+
+
+def _map_text(state: GameState) -> str:
+    drawing, rest = board_parts(state)
+    text = drawing + "\n\n" + rest
+    _remember(text, state)
+    return text
 
 
 def round_name(state: GameState) -> str:
@@ -107,62 +144,98 @@ def thread_key(state: GameState) -> str:
 # -- the prompt ----------------------------------------------------------------------------------
 
 
-def legal_commands(state: GameState, viewer: str) -> list[tuple[str, str]]:
-    """(example command, note) for each legal move of ``viewer``; numbers that may vary
-    (several par prices, say) are folded into one line."""
-    lines: list[tuple[str, str]] = []
-    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
-    order: list[tuple[Any, ...]] = []
-    for move in legal_moves(state).get(viewer, []):
-        key = _group_key(move["action"])
-        if key not in groups:
-            groups[key] = []
-            order.append(key)
-        groups[key].append(move)
-    for key in order:
-        moves = groups[key]
-        try:
-            text = format_action(moves[0]["action"])
-        except Exception:  # a move the notation cannot print is not offered
-            continue
-        lines.append((text, _note(moves)))
-    return lines
-
-
-def _group_key(action: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(sorted((k, repr(v)) for k, v in action.items() if not isinstance(v, int)))
-
-
-def _note(moves: list[dict[str, Any]]) -> str:
-    first = moves[0]
-    action = first["action"]
-    if len(moves) > 1:
-        values = [_the_number(m["action"]) for m in moves]
-        shown = [str(v) for v in values if v is not None]
-        if shown:
-            return "or " + ", ".join(shown[1:]) if len(shown) > 1 else ""
-    if "min" in first and "max" in first:
-        what = "shares" if action.get("type") in ("sell", "buy_share") else "$"
-        if what == "$":
-            return f"from ${first['min']} to ${first['max']}"
-        return f"{first['min']} to {first['max']} {what}"
-    if "price" in first:
-        return f"for ${first['price']}"
-    return ""
-
-
-def _the_number(action: dict[str, Any]) -> int | None:
-    numbers = [v for v in action.values() if isinstance(v, int) and not isinstance(v, bool)]
-    return numbers[0] if len(numbers) == 1 else None
-
-
-def prompt_text(state: GameState, viewer: str) -> str:
-    """The legal commands of ``viewer`` as an indented list, ready to copy."""
-    commands = legal_commands(state, viewer)
-    if not commands:
+def prompt_text(state: GameState, viewer: str, recent: Sequence[str] = ()) -> str:
+    """The legal commands of ``viewer``, one line per kind with a ready-to-copy example
+    and the numbers that matter (pbem.render.prompt), the viewer's cash (and his
+    corporation's, when he runs it), then what happened since his last turn."""
+    found = offers(state, viewer)
+    if not found:
         return ""
-    width = min(max(len(text) for text, _ in commands) + 2, 36)
-    lines = []
-    for text, note in commands:
-        lines.append(f"    {text:<{width}}{note}".rstrip() if note else f"    {text}")
+    lines = offer_lines(found) + context_lines(state, viewer)
+    if recent:
+        lines += ["", "Since your last turn:"]
+        for line in recent:
+            lines += textwrap.wrap(line, WIDTH, initial_indent="  ", subsequent_indent="    ",
+                                   break_on_hyphens=False) or [""]
     return "\n".join(lines)
+
+
+# -- the map as a picture --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MapImage:
+    """The picture of the map a mail shows, to attach inline."""
+
+    subtype: str  # of image/: "png", or "svg+xml" where no PNG rasteriser is installed
+    data: bytes
+    filename: str  # map.png or map.svg
+    anchor: str  # the first line of the text map ("MAP (1830; ..."): the HTML shows it there
+    symbols: tuple[str, ...]  # the title's corporations, to colour them in the HTML
+
+
+@dataclass
+class _Drawn:
+    svg: str
+    anchor: str
+    symbols: tuple[str, ...]
+    image: MapImage | None = field(default=None)
+
+
+#: The maps drawn lately (their text, normalised) with their SVG; the PNG is made on
+#: first use. Bounded: a mail is built right after its game was drawn.
+_DRAWN: OrderedDict[str, _Drawn] = OrderedDict()
+_KEEP = 8
+_LOCK = threading.Lock()
+
+
+def _normal(text: str) -> str:
+    """Text as the mail templates may lay it out: trailing blanks and empty lines gone."""
+    return "\n".join(line.rstrip() for line in text.splitlines() if line.strip())
+
+
+def _remember(map_text: str, state: GameState) -> None:
+    try:
+        svg = svg_map(state)
+    except Exception:  # noqa: BLE001 - the mail goes without a picture
+        log.exception("drawing the SVG map failed")
+        return
+    key = _normal(map_text)
+    with _LOCK:
+        known = _DRAWN.get(key)
+        if known is None or known.svg != svg:
+            _DRAWN[key] = _Drawn(svg, key.partition("\n")[0],
+                                 tuple(state.rules.corporations))
+        _DRAWN.move_to_end(key)
+        while len(_DRAWN) > _KEEP:
+            _DRAWN.popitem(last=False)
+
+
+def map_image(text: str) -> MapImage | None:
+    """The picture of the map that the mail ``text`` shows (the last one, if several),
+    or None when it shows none that ``game_view`` drew in this process."""
+    normal = _normal(text)
+    with _LOCK:
+        drawn = list(_DRAWN.items())
+    found, where = None, -1
+    for key, entry in drawn:
+        at = normal.rfind(key)
+        if at > where:
+            found, where = entry, at
+    if found is None:
+        return None
+    if found.image is None:
+        found.image = _picture(found)
+    return found.image
+
+
+def _picture(drawn: _Drawn) -> MapImage:
+    png = None
+    try:
+        png = svg_to_png(drawn.svg)
+    except Exception:  # noqa: BLE001 - the SVG will do
+        log.exception("rasterising the map failed")
+    if png is not None:
+        return MapImage("png", png, "map.png", drawn.anchor, drawn.symbols)
+    return MapImage("svg+xml", drawn.svg.encode("utf-8"), "map.svg", drawn.anchor,
+                    drawn.symbols)
