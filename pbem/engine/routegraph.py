@@ -15,8 +15,10 @@ RouteGraph works on it for one corporation and one revenue column:
   TrackGraph.onward, so they never reverse at a junction, never change track at a
   crossover, never pass an off-board or a city full of other corporations' stations.
 * For each decision point ("cstate": where a move ended) `closure` is the mask of
-  stops some walk from there could still reach (ignoring what the route has used):
-  an upper bound for branch and bound.
+  stops some walk from there could still reach (ignoring what the route has used),
+  `hop_arrivals` the cstates arriving at a stop that walks through junctions only
+  reach (the "next stops"), and `adj[x]` the stops that may follow stop x.  ahead()
+  turns these into upper bounds for branch and bound.
 """
 
 from __future__ import annotations
@@ -126,26 +128,24 @@ class RouteGraph:
         # near[c]: the stops a route from cstate c may reach next (through junctions)
         self.hop = _closures(self.moves, False, _stop_bit)
         self.near: list[int] = [_stop_bits(options, self.hop) for options in self.moves]
-        hop_track = _closures(self.moves, False, _track_bits)
+        # hop_arrivals[c]: the cstates arriving at a stop that walks from c through
+        # junctions only reach (bit per cstate)
+        self.hop_arrivals = _closures(self.moves, False, _arrival_bit)
         for options in self.moves:
             options.sort(key=self._order)
         self.expand = sum(1 << x for x, b in enumerate(self.blocks) if not b)
         self.adj: list[int] = [0] * len(self.stops)
+        #: the stop number of each cstate that arrives at a stop
+        self.arrival_stop: dict[int, int] = {}
         for cid, state in enumerate(self._cstate_state):
             node = self.arrive[state]
             if node[0] == "stop":
                 x = self.number[(node[1], node[2])]
+                self.arrival_stop[cid] = x
                 self.adj[x] |= self.near[cid]
         self.stations: list[int] = sorted(
             {self.number[key] for key in board.stations(corp) if key in self.number}
         )
-        # legs[x]: the track of every way from stop x to a next stop (for memo keys)
-        self.legs: list[int] = []
-        for x in range(len(self.stops)):
-            bits = 0
-            for m in self.leave(x):
-                bits |= m.track | (hop_track[m.end] if m.stop < 0 else 0)
-            self.legs.append(bits)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -239,6 +239,63 @@ class RouteGraph:
                 todo |= new & expand
         return seen
 
+    def ahead(
+        self, start: int, visited: int, count: int | None, ends: int, frontier: int
+    ) -> tuple[int, int]:
+        """An upper bound on what the rest of a route may collect, and the stops it may
+        reach.  `start`: the stops it may visit next; `visited`: stops it may not visit;
+        `count`: how many more stops it may count (None: any); `ends`: how many of them
+        may be stops that only end a route; `frontier`: the stops the rest starts from.
+
+        Unlimited: every stop of the region, but stops that cannot be passed through
+        (see passable) only as ends.  Limited: the i-th stop still to come is at most i
+        stops away (hops between stops, breadth first), so the stops that may be passed
+        through earn at most: for i = 1, 2, ..., the most valuable one not yet taken
+        within i hops (optimal for such nested choices; with two ends to extend, the
+        i-th stop from the nearer end obeys the same limit); plus at most `ends` stops
+        that only end a route, each taking the place of one of the others.
+        """
+        if count is None:
+            reach = self.region(start, visited)
+            return self.most(reach, None, ends, self.passable(reach, frontier)), reach
+        adj, expand, value = self.adj, self.expand, self.value
+        closed = ~visited
+        layer = start & closed
+        seen = layer
+        avail = 0
+        total = 0
+        totals = [0]
+        for i in range(count):
+            avail |= layer & expand
+            if avail:
+                low = avail & -avail
+                avail ^= low
+                total += value[low.bit_length() - 1]
+            totals.append(total)
+            if i + 1 < count and layer:
+                grow = 0
+                todo = layer & expand
+                while todo:
+                    low = todo & -todo
+                    todo ^= low
+                    grow |= adj[low.bit_length() - 1]
+                layer = grow & closed & ~seen
+                seen |= layer
+            elif not avail:
+                totals.extend([total] * (count - i - 1))
+                break
+        best = total
+        terminal = seen & ~expand
+        extra = 0
+        for e in range(1, min(ends, count) + 1):
+            if not terminal:
+                break
+            low = terminal & -terminal
+            terminal ^= low
+            extra += value[low.bit_length() - 1]
+            best = max(best, totals[count - e] + extra)
+        return best, seen
+
     def passable(self, region: int, start: int) -> int:
         """The stops of `region` a route could pass through (not just end at): not
         blocking, and with two neighbours among `region` and the route's frontier
@@ -270,10 +327,6 @@ class RouteGraph:
                 seen.add(m.end)
                 todo.extend(n for n in all_moves[m.end] if not n.track & used)
         return bits
-
-    def next_stops(self, moves: list[Move]) -> int:
-        """The stops a route starting with one of `moves` may have next."""
-        return _stop_bits(moves, self.hop)
 
     def most(self, mask: int, count: int | None, ends: int, middle: int = -1) -> int:
         """An upper bound on what a route may still collect from the stops in `mask`:
@@ -321,10 +374,6 @@ class RouteGraph:
             result.append((seg.coord, seg.index))
         return result
 
-    def reversed_states(self, states: list[int]) -> list[int]:
-        """The same track walked the other way."""
-        return [s ^ 1 for s in reversed(states)]
-
 
 def _value_tables(values: list[int]) -> list[list[int]]:
     """For each byte of a stop mask, the value sum of every byte pattern."""
@@ -344,8 +393,8 @@ def _stop_bit(move: Move) -> int:
     return 1 << move.stop if move.stop >= 0 else 0
 
 
-def _track_bits(move: Move) -> int:
-    return move.track
+def _arrival_bit(move: Move) -> int:
+    return 1 << move.end if move.stop >= 0 else 0
 
 
 def _stop_bits(options: list[Move], hop: list[int]) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,9 @@ from pbem.engine.errors import RulesError
 from pbem.engine.routegraph import Move, RouteGraph, StopKey
 
 RULE = "1830 6.4.2"
+
+#: Ways between two neighbouring stops kept in memory (more are walked when needed).
+WAYS = 64
 
 #: A train as the search sees it: (name, distance); distance None = unlimited (diesel).
 TrainSpec = tuple[str, int | None]
@@ -73,41 +76,59 @@ class Run:
 
 # -- the search ---------------------------------------------------------------------------------
 
-#: A route found by the search: (revenue, track bits, station, moves out from the
-#: station to one end, moves out from the station to the other end).
-_Found = tuple[int, int, int, tuple[Move, ...], tuple[Move, ...]]
+#: A route found by the search: (revenue, track bits, station, stop numbers in travel
+#: order, directed segment states in travel order, stops bits visited).
+_Found = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]
+
+#: The stops a route may visit next: (stop number, mask of the cstates arriving there).
+_Next = list[tuple[int, int]]
 
 
 class _Search:
-    """Routes of one corporation on one position (see docs/routes.md)."""
+    """Routes of one corporation on one position (see docs/routes.md).
+
+    The search runs over sequences of stops: from a stop, the next stops are those some
+    track through junctions only reaches (RouteGraph moves), remembering by which track
+    a route may arrive (the arriving cstates) so it leaves by another.  Which track joins
+    two stops is chosen only for a complete sequence (realise): many routes share their
+    stops and differ only in the track between them (parallel track, junction tiles).
+    """
 
     def __init__(self, graph: RouteGraph, rules: RevenueRules) -> None:
         self.graph = graph
         self.end_bonus = [rules.end_bonus.get(key, 0) for key in graph.stops]
         self.max_end_bonus = max(self.end_bonus, default=0)
-        self.stats = {"steps": 0}
+        self.stats = {"nodes": 0, "checked": 0}
         self._toward: dict[int, set[int]] = {}
-        self._starts: list[tuple[int, list[Move], list[int], list[int]]] | None = None
+        self._arrival = graph.arrival_stop
+        self._hop = graph.hop_arrivals
+        self._free: dict[tuple[int, int, int], _Next] = {}  # next stops of stations
+        self._after_free: dict[int, tuple[_Next, int]] = {}
+        self._common: dict[tuple[int, int], int] = {}
+        self._union: dict[tuple[int, int], int] = {}
+        self._ways: dict[tuple[int, int], list[tuple[list[int], int]] | None] = {}
 
-    def starts(self) -> list[tuple[int, list[Move], list[int], list[int]]]:
-        """Per station: its moves, and for each i the stops reachable and the next stops
-        of the moves i, i+1, ... (computed once)."""
-        if self._starts is None:
-            g = self.graph
-            self._starts = []
-            for s in g.stations:
-                start = g.leave(s)
-                reach_after = [0] * (len(start) + 1)
-                near_after = [0] * (len(start) + 1)
-                for i in range(len(start) - 1, -1, -1):
-                    reach_after[i] = reach_after[i + 1] | g.reach([start[i]])
-                    near_after[i] = near_after[i + 1] | g.next_stops([start[i]])
-                self._starts.append((s, start, reach_after, near_after))
-        return self._starts
+    # -- next stops ----------------------------------------------------------------------------
+
+    def nexts(self, moves: Sequence[Move]) -> _Next:
+        """The stops a route starting with one of `moves` may have next (through
+        junctions only), with the cstates arriving there; in stop number order."""
+        arrivals = 0
+        hop = self._hop
+        for m in moves:
+            arrivals |= 1 << m.end if m.stop >= 0 else hop[m.end]
+        by_stop: dict[int, int] = {}
+        arrival = self._arrival
+        while arrivals:
+            low = arrivals & -arrivals
+            arrivals ^= low
+            cid = low.bit_length() - 1
+            y = arrival[cid]
+            by_stop[y] = by_stop.get(y, 0) | low
+        return sorted(by_stop.items())
 
     def toward(self, b: int) -> set[int]:
-        """The cstates from which moves through junctions only may reach stop `b`
-        (for realising a leg of a written route, which passes no other stop)."""
+        """The cstates from which moves through junctions only may reach stop `b`."""
         good = self._toward.get(b)
         if good is not None:
             return good
@@ -129,174 +150,245 @@ class _Search:
         self._toward[b] = good
         return good
 
+    def ways(self, a: int, b: int) -> list[tuple[list[int], int]] | None:
+        """Every way (directed states, track bits) from stop a to stop b through
+        junctions only; None when there are more than WAYS (then they are walked anew)."""
+        key = (a, b)
+        if key not in self._ways:
+            found: list[tuple[list[int], int]] | None = []
+            for way in _walk_ways(self, a, b, 0):
+                assert found is not None
+                found.append(way)
+                if len(found) > WAYS:
+                    found = None
+                    break
+            self._ways[key] = found
+        return self._ways[key]
+
+    def common(self, a: int, b: int) -> int:
+        """Track every way from stop a to stop b (through junctions only) uses: part of
+        every realisation of a route with a and b next to each other (0 if unknown)."""
+        key = (a, b)
+        if key not in self._common:
+            ways = self.ways(a, b)
+            bits = 0
+            if ways:
+                bits = ways[0][1]
+                for _, track in ways:
+                    bits &= track
+            self._common[key] = bits
+        return self._common[key]
+
+    def free_way(self, a: int, b: int, used: int) -> bool:
+        """Whether some way from stop a to stop b may avoid the track `used`."""
+        ways = self.ways(a, b)
+        return ways is None or any(not track & used for _, track in ways)
+
+    def union(self, a: int, b: int) -> int:
+        """Track some way from stop a to stop b may use (-1: any)."""
+        key = (a, b)
+        if key not in self._union:
+            ways = self.ways(a, b)
+            bits = -1
+            if ways is not None:
+                bits = 0
+                for _, track in ways:
+                    bits |= track
+            self._union[key] = bits
+        return self._union[key]
+
+    # -- routes ------------------------------------------------------------------------------------
+
     def routes(
         self, limit: int | None, threshold: int, used: int = 0, best: bool = False
     ) -> list[_Found]:
-        """Every route of at most `limit` stops (None: any) with revenue >= `threshold`
-        that uses none of the track bits in `used`; each route once.
-
-        With best=True only the best one: the threshold rises past each route found,
-        so the result is one route (the first found among those with the top revenue)
-        or nothing when no route reaches `threshold`.
+        """Every stop sequence of a legal route of at most `limit` stops (None: any)
+        with revenue >= `threshold` on track not in `used`, each once (one direction),
+        with one track for it.  With best=True only the best one: the threshold rises
+        past each route found.
 
         A route is searched from its first station (in stop number order): out from the
         station to one end ("first half"), then from the station again to the other end
-        ("second half", starting with a later move of the station than the first half,
-        so each route is met once).  A branch is cut when even the most valuable stops it
-        could still reach do not make the threshold (RouteGraph.region/passable/most).
-        With best=True, a stop reached again with the same stops visited and the same
-        track used near what lies ahead is not searched again: it has the same
-        continuations as before, which could not beat the threshold then.
+        ("second half"; when the station is inside the route, the halves leave it by
+        different first moves).  A branch is cut when even the most valuable stops it
+        could still reach do not make the threshold (RouteGraph.ahead).  A complete
+        sequence counts once track is found for it (realise).
         """
         g = self.graph
-        value, area, moves, closure, near = g.value, g.area, g.moves, g.closure, g.near
-        most, region, passable, legs = g.most, g.region, g.passable, g.legs
+        value, area, blocks, ahead = g.value, g.area, g.blocks, g.ahead
+        all_moves = g.moves
         end_bonus = self.end_bonus
         eb1 = self.max_end_bonus
         eb2 = 2 * eb1
         cap = limit if limit is not None else 1 << 30
         found: list[_Found] = []
-        path1: list[Move] = []
-        path2: list[Move] = []
+        done: set[tuple[int, ...]] = set()
+        first_half: list[int] = []
+        second_half: list[int] = []
         thr = threshold
         station = -1
-        steps = 0
-        seen: set[tuple[int, ...]] = set()
+        nodes = 0
+        # next stops ignore `used`: each step checks that some way avoids it
+        after_memo = self._after_free
+        common, free_way = self.common, self.free_way
 
         def left(k: int) -> int | None:
             return None if limit is None else limit - k
 
-        def emit(total: int, track: int) -> None:
+        def after(arrivals: int) -> tuple[_Next, int]:
+            """The next stops after arriving by the cstates `arrivals` (and as a mask)."""
+            got = after_memo.get(arrivals)
+            if got is None:
+                moves: list[Move] = []
+                rest = arrivals
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    moves.extend(all_moves[low.bit_length() - 1])
+                nxt = self.nexts(moves)
+                got = after_memo[arrivals] = (nxt, mask(nxt))
+            return got
+
+        def emit(total: int, stops: int) -> None:
             nonlocal thr
-            item = (total, track, station, tuple(path1), tuple(path2))
+            sequence = (*reversed(first_half), station, *second_half)
+            key = min(sequence, sequence[::-1])
+            if key in done:
+                return
+            done.add(key)
+            self.stats["checked"] += 1
+            legs = list(itertools.pairwise(sequence))
+            got, _, track = _find_track(self, legs, used)
+            if got is None:
+                return
+            states = tuple(s for leg in got for s in leg)
+            item = (total, track, station, sequence, states, stops)
             if best:
                 found[:] = [item]
                 thr = total + 1
             else:
                 found.append(item)
 
-        def again(key: tuple[int, ...], avail: int, track: int, also: int) -> bool:
-            """Whether this state was searched before (best mode only)."""
-            near_track = legs[key[2]] | also
-            rest = avail
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                near_track |= legs[low.bit_length() - 1]
-            full = (*key, track & near_track)
-            if full in seen:
-                return True
-            seen.add(full)
-            return False
+        def mask(options: _Next) -> int:
+            bits = 0
+            for y, _ in options:
+                bits |= 1 << y
+            return bits
 
-        def second(options: Sequence[Move], track: int, stops: int, k: int, rev: int,
-                   e1: int, end1: int) -> None:
-            """The second half, out from the station; e1: bonus of the first end."""
-            nonlocal steps
-            for m in options:
-                steps += 1
-                if m.track & track:
+        def second(options: _Next, stops: int, k: int, rev: int, e1: int, prev: int,
+                   must: int) -> None:
+            """The second half, out from the station; e1: bonus of the first end; prev:
+            the last stop; must: track the route surely uses (and `used`)."""
+            nonlocal nodes
+            if k >= cap:
+                return
+            for y, arrivals in options:
+                if (1 << y) & stops:
                     continue
-                x = m.stop
-                if x >= 0:
-                    if (1 << x) & stops or k >= cap:
-                        continue
-                    rev2 = rev + value[x]
-                    path2.append(m)
-                    total = rev2 + e1 + end_bonus[x]
-                    if total >= thr:
-                        emit(total, track | m.track)
-                    if k + 1 < cap and moves[m.end]:
-                        stops2 = stops | area[x]
-                        avail = region(near[m.end], stops2)
-                        middle = passable(avail, 1 << x)
-                        if rev2 + e1 + eb1 + most(avail, left(k + 1), 1, middle) >= thr and not (
-                                best and again((2, station, x, end1, k + 1, stops2), avail,
-                                               track | m.track, 0)):
-                            second(moves[m.end], track | m.track, stops2, k + 1, rev2, e1, end1)
-                    path2.pop()
-                elif rev + e1 + eb1 + most(closure[m.end] & ~stops, left(k), 1) >= thr:
-                    path2.append(m)
-                    second(moves[m.end], track | m.track, stops, k, rev, e1, end1)
-                    path2.pop()
+                sure = common(prev, y)
+                if sure & must or used and not free_way(prev, y, must):
+                    continue  # two legs would need the same track
+                nodes += 1
+                rev2 = rev + value[y]
+                second_half.append(y)
+                total = rev2 + e1 + end_bonus[y]
+                stops2 = stops | area[y]
+                if total >= thr:
+                    emit(total, stops2)
+                if k + 1 < cap and not blocks[y]:
+                    nxt, nxt_mask = after(arrivals)
+                    bound, _ = ahead(nxt_mask, stops2, left(k + 1), 1, 1 << y)
+                    if rev2 + e1 + eb1 + bound >= thr:
+                        second(nxt, stops2, k + 1, rev2, e1, y, must | sure)
+                second_half.pop()
 
-        def first(options: Sequence[Move], track: int, stops: int, k: int, rev: int,
-                  rest: Sequence[Move], rest_reach: int, rest_near: int) -> None:
-            """The first half, out from the station; `rest` are the station's moves the
-            second half may start with (reaching `rest_reach`, next stops `rest_near`)."""
-            nonlocal steps
-            for m in options:
-                steps += 1
-                if m.track & track:
+        def first(options: _Next, stops: int, k: int, rev: int, rest: _Next,
+                  rest_next: int, prev: int, must: int) -> None:
+            """The first half, out from the station; `rest`: where the second half may
+            go first (the station's later moves), as a mask `rest_next`."""
+            nonlocal nodes
+            if k + 1 >= cap:
+                return  # the second half needs a stop too
+            for y, arrivals in options:
+                if (1 << y) & stops:
                     continue
-                x = m.stop
-                track2 = track | m.track
-                if x >= 0:
-                    if (1 << x) & stops or k + 1 >= cap:
-                        continue  # the second half needs a stop too
-                    rev2 = rev + value[x]
-                    stops2 = stops | area[x]
-                    path1.append(m)
-                    e1 = end_bonus[x]
-                    avail = region(rest_near, stops2)
-                    if avail and rev2 + e1 + eb1 + most(
-                            avail, left(k + 1), 1, passable(avail, 1 << station)) >= thr:
-                        second(rest, track2, stops2, k + 1, rev2, e1, x)
-                    if moves[m.end]:
-                        avail = region(near[m.end] | rest_near, stops2)
-                        middle = passable(avail, 1 << x | 1 << station)
-                        if rev2 + eb2 + most(avail, left(k + 1), 2, middle) >= thr and not (
-                                best and again((1, station, x, len(rest), k + 1, stops2), avail,
-                                               track2, legs[station])):
-                            first(moves[m.end], track2, stops2, k + 1, rev2, rest, rest_reach,
-                                  rest_near)
-                    path1.pop()
-                else:
-                    avail = (closure[m.end] | rest_reach) & ~stops
-                    if rev + eb2 + most(avail, left(k), 2) >= thr:
-                        path1.append(m)
-                        first(moves[m.end], track2, stops, k, rev, rest, rest_reach, rest_near)
-                        path1.pop()
+                sure = common(prev, y)
+                if sure & must or used and not free_way(prev, y, must):
+                    continue
+                nodes += 1
+                rev2 = rev + value[y]
+                stops2 = stops | area[y]
+                e1 = end_bonus[y]
+                first_half.append(y)
+                bound, reach = ahead(rest_next, stops2, left(k + 1), 1, 1 << station)
+                if reach and rev2 + e1 + eb1 + bound >= thr:
+                    second(rest, stops2, k + 1, rev2, e1, station, must | sure)
+                if k + 2 < cap and not blocks[y]:
+                    nxt, nxt_mask = after(arrivals)
+                    bound, _ = ahead(nxt_mask | rest_next, stops2, left(k + 1), 2,
+                                     1 << y | 1 << station)
+                    if rev2 + eb2 + bound >= thr:
+                        first(nxt, stops2, k + 1, rev2, rest, rest_next, y, must | sure)
+                first_half.pop()
 
         lower = 0
         every = (1 << len(g.stops)) - 1
-        for s, start, reach_after, near_after in self.starts():
+        for s in g.stations:
             station = s
             stops0 = area[s] | lower
             lower |= 1 << s
-            if cap < 2:
+            start = g.leave(s)
+            if cap < 2 or not start:
                 continue
             if used:  # stops the track left cannot reach count as visited
                 stops0 |= every & ~g.reach_avoiding(start, used)
-            # the station at one end: the whole route is the "second half"
-            if value[s] + end_bonus[s] + eb1 + most(reach_after[0] & ~stops0, left(1), 1) >= thr:
-                second(start, used, stops0, 1, value[s], end_bonus[s], s)
-            if g.blocks[s]:
+            every_first = self._departures(s, 0, len(start))
+            bound, _ = ahead(mask(every_first), stops0, left(1), 1, 1 << s)
+            if value[s] + end_bonus[s] + eb1 + bound >= thr:  # the station at one end
+                second(every_first, stops0, 1, value[s], end_bonus[s], s, used)
+            if blocks[s]:
                 continue  # an off-board station is never passed through
-            # the station inside the route: first half starts with move i, second half
-            # with a later move (so each route is found once)
-            for i in range(len(start) - 1):
-                rest_reach = reach_after[i + 1]
-                if not rest_reach & ~stops0:
+            for i in range(len(start) - 1):  # the station inside the route
+                options = self._departures(s, i, i + 1)
+                rest = self._departures(s, i + 1, len(start))
+                if not options or not rest:
                     continue
-                if value[s] + eb2 + most(reach_after[i] & ~stops0, left(1), 2) < thr:
-                    continue
-                first(start[i:i + 1], used, stops0, 1, value[s], start[i + 1:], rest_reach,
-                      near_after[i + 1])
-        self.stats["steps"] += steps
+                rest_next = mask(rest)
+                bound, _ = ahead(mask(options) | rest_next, stops0, left(1), 2, 1 << s)
+                if value[s] + eb2 + bound >= thr:
+                    first(options, stops0, 1, value[s], rest, rest_next, s, used)
+        self.stats["nodes"] += nodes
         return found
+
+    def _departures(self, s: int, i: int, j: int) -> _Next:
+        """The next stops of station `s` leaving by its moves i..j-1."""
+        key = (s, i, j)
+        got = self._free.get(key)
+        if got is None:
+            got = self._free[key] = self.nexts(self.graph.leave(s)[i:j])
+        return got
+
+    def realisations(self, found: _Found, used: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """Every track (bits, directed states) realising the stops of `found` without
+        the track `used`."""
+        legs = list(itertools.pairwise(found[3]))
+        for states, track in _realisations(self, legs, used):
+            yield track, tuple(states)
 
     def route(self, found: _Found, train: str) -> Route:
         """The Route of a search result."""
         g = self.graph
-        total, _, station, out1, out2 = found
-        states1 = [s for m in out1 for s in m.states]
-        states2 = [s for m in out2 for s in m.states]
-        stops = [m.stop for m in reversed(out1) if m.stop >= 0]
-        stops.append(station)
-        stops.extend(m.stop for m in out2 if m.stop >= 0)
-        segments = g.segments_of(g.reversed_states(states1) + states2)
-        return Route(train, tuple(g.stops[x] for x in stops), tuple(segments), total)
+        total, _, _, stops, states, _ = found
+        return Route(train, tuple(g.stops[x] for x in stops), tuple(g.segments_of(list(states))),
+                     total)
+
+
+def _flat(legs: list[list[int]]) -> tuple[int, ...]:
+    return tuple(s for leg in legs for s in leg)
+
+
+def _with(found: _Found, track: int, states: tuple[int, ...]) -> _Found:
+    return (found[0], track, found[2], found[3], states, found[5])
 
 
 def _distance_key(distance: int | None) -> int:
@@ -381,13 +473,14 @@ def _combine(
 ) -> None:
     """Improve `choice` (total `lower`) to the best assignment, in place.
 
-    Trains 0..n-2 take routes from lists of candidates, the last train its best route
-    on the track left (a search).  A better total T > lower needs each train's route
-    to earn at least T - (what the other trains earn at most), so the candidates of
-    train i are the routes earning at least lower + 1 - sum(upper[j], j != i); the first
-    train of a group of identical trains takes the group's best route, which earns at
-    least the group's share.  Depth first, longest trains first, cut by the bound
-    total + upper of the trains still to come.
+    Trains 0..n-2 take stop sequences from lists of candidates (with every track that
+    realises them), the last train its best route on the track left (a search).  A
+    better total T > lower needs each train's route to earn at least T - (what the
+    other trains earn at most), so the candidates of train i are the sequences earning
+    at least lower + 1 - sum(upper[j], j != i); the first train of a group of identical
+    trains takes the group's best route, which earns at least the group's share.
+    Depth first, longest trains first, cut by the bound total + what the trains still
+    to come earn at most.
     """
     n = len(dist)
     total_upper = sum(upper)
@@ -407,7 +500,7 @@ def _combine(
     candidates = {}
     for d, t in thresholds.items():
         found = search.routes(d, max(t, 1))
-        found.sort(key=lambda f: -f[0])
+        found.sort(key=lambda f: (-f[0], f[3]))
         candidates[d] = found
     lists = [candidates.get(d, []) for d in dist]
     # after train i: identical trains earn at most what train i earns (they come in
@@ -436,6 +529,9 @@ def _combine(
     def combine(i: int, used: int, total: int, low: int) -> None:
         nonlocal best_total
         if i == n - 1:
+            if total > best_total:  # even with the last train idle
+                best_total = total
+                choice[:] = [*picked[:-1], None]
             need = best_total + 1 - total
             cap = upper[i]
             if same_after[i - 1]:  # identical to the train before: no better than it
@@ -456,13 +552,64 @@ def _combine(
             value = found[0]
             if total + value + same * min(value, mine) + other <= best_total or value < floor:
                 break
-            if found[1] & used:
+            if i == n - 2:
+                pair(found, used, total + value)
                 continue
-            picked[i] = found
-            combine(i + 1, used | found[1], total + found[0], index + 1)
+            # identical trains may run the same stops on different track: same index
+            for track, states in search.realisations(found, used):
+                picked[i] = _with(found, track, states)
+                combine(i + 1, used | track, total + value, index)
         picked[i] = None
         if total + other > best_total and floor <= 0:  # train i (and its likes) idle
             combine(i + 1, used, total, len(options))
+
+    def pair(found: _Found, used: int, total: int) -> None:
+        """The stops of `found` for train n-2, then the last train."""
+        nonlocal best_total
+        legs = list(itertools.pairwise(found[3]))
+        some, _, track = _find_track(search, legs, used)
+        if some is None:
+            return  # no track for these stops beside the earlier trains'
+        if total > best_total:  # the last train idle
+            best_total = total
+            choice[:] = [*picked[:-2], _with(found, track, _flat(some)), None]
+        refine(found, legs, 0, 0, [], used, total)
+
+    def refine(found: _Found, legs: list[tuple[int, int]], j: int, track: int,
+               states: list[int], used: int, total: int) -> None:
+        """Ways for legs[j:] of train n-2 (legs before j take `track`), and the last
+        train's best beside them.
+
+        Every realisation uses `sure` (the track taken, the track each remaining leg
+        needs whichever way it goes): the last train can do no better than its best
+        route `top` on the track `sure` leaves.  If some ways for the remaining legs
+        avoid `top`, that pair is the best here; else try each way of leg j in turn.
+        """
+        nonlocal best_total
+        need = best_total + 1 - total
+        cap = upper[-1] if not same_after[-2] else min(upper[-1], found[0])
+        if need > cap:
+            return
+        sure = used | track
+        for a, b in legs[j:]:
+            sure |= search.common(a, b)
+        if need > last_bound(sure):
+            return
+        got = search.routes(dist[-1], max(need, 1), sure, best=True)
+        if not got:
+            return
+        top = got[0]
+        rest, _, rest_track = _find_track(search, legs[j:], used | track | top[1])
+        if rest is not None:
+            best_total = total + top[0]
+            mine = _with(found, track | rest_track, (*states, *_flat(rest)))
+            choice[:] = [*picked[:-2], mine, top]
+            return
+        if j == len(legs) or _find_track(search, legs[j:], used | track)[0] is None:
+            return
+        a, b = legs[j]
+        for way, way_track in _leg_ways(search, a, b, used | track):
+            refine(found, legs, j + 1, track | way_track, states + way, used, total)
 
     combine(0, 0, 0, 0)
 
@@ -533,14 +680,16 @@ def check_run(
     rules = rules or RevenueRules()
     graph = RouteGraph(board_map, board, corp, column, rules.values)
     search = _Search(graph, rules)
-    written = _read_written(board_map, board, corp, trains, explicit, graph)
+    untracked: dict[StopKey, int] = {}
+    written = _read_written(board_map, board, corp, trains, explicit, graph, untracked)
 
     readings = list(itertools.product(*(itertools.product(*w.options) for w in written)))
     results: list[list[tuple[list[int], list[int]]]] = []
     failure: _Fail | None = None
     for reading in readings:
         try:
-            results.append(_realise(search, corp, written, [list(r) for r in reading]))
+            results.append(_realise(search, corp, written, [list(r) for r in reading],
+                                    untracked))
         except _Fail as fail:
             if failure is None or fail.stage > failure.stage:
                 failure = fail
@@ -579,6 +728,7 @@ def _read_written(
     trains: Sequence[TrainSpec],
     explicit: Sequence[Mapping[str, Any]],
     graph: RouteGraph,
+    untracked: dict[StopKey, int],
 ) -> list[_Written]:
     owned: dict[str, list[int | None]] = {}
     for name, distance in trains:
@@ -600,7 +750,7 @@ def _read_written(
                              "given for them; each train runs once.", "1830 6.4")
         distance = owned[key][given[key] - 1]
         tokens = [str(t) for t in entry.get("stops", [])]
-        options = [_read_stop(board_map, board, graph, token) for token in tokens]
+        options = [_read_stop(board_map, board, graph, token, untracked) for token in tokens]
         text = "-".join(t.strip().upper() for t in tokens)
         phrase = train_phrase(name)
         if len(tokens) < 2:
@@ -613,7 +763,12 @@ def _read_written(
     return written
 
 
-def _read_stop(board_map: Map, board: BoardState, graph: RouteGraph, token: str) -> list[int]:
+def _read_stop(
+    board_map: Map, board: BoardState, graph: RouteGraph, token: str,
+    untracked: dict[StopKey, int],
+) -> list[int]:
+    """The stop numbers a written stop may mean (a stop without track gets a negative
+    number of its own: no track reaches it)."""
     match = _STOP.match(token)
     if not match:
         raise RulesError(f"{token.strip()!r} is not a city; write a hex like H12, or G19.1 "
@@ -634,17 +789,28 @@ def _read_stop(board_map: Map, board: BoardState, graph: RouteGraph, token: str)
         indexes = [index]
     else:
         indexes = list(range(len(tile.stops)))
-    # a stop without track gets a number past the graph's stops: no leg reaches it
-    return [graph.number.get((coord, i), -1 - i) for i in indexes]
+    numbers = []
+    for i in indexes:
+        key = (coord, i)
+        if key in graph.number:
+            numbers.append(graph.number[key])
+        else:
+            numbers.append(untracked.setdefault(key, -1 - len(untracked)))
+    return numbers
 
 
 def _realise(
-    search: _Search, corp: str, written: list[_Written], reading: list[list[int]]
+    search: _Search,
+    corp: str,
+    written: list[_Written],
+    reading: list[list[int]],
+    untracked: dict[StopKey, int],
 ) -> list[tuple[list[int], list[int]]]:
     """For one reading of the stops: check each route, then find track for all of them
     at once.  Returns per route (stop numbers, directed states in order)."""
     g = search.graph
     stations = set(g.stations)
+    stations.update(n for key, n in untracked.items() if key in set(g.board.stations(corp)))
     names = [[_name(g, x, w.tokens[j]) for j, x in enumerate(stops)]
              for w, stops in zip(written, reading, strict=True)]
     for w, stops, label in zip(written, reading, names, strict=True):
@@ -686,13 +852,13 @@ def _realise(
                               "passes)")
                 raise _Fail(5, f"No track joins {names[i][j]} to {names[i][j + 1]} for the "
                                f"{phrase}{detail}.")
-        got, deepest = _find_track(search, legs[i], 0)
+        got, deepest, _ = _find_track(search, legs[i], 0)
         if got is None:
             j = min(deepest, len(legs[i]) - 1)
             raise _Fail(6, f"No track joins {names[i][j]} to {names[i][j + 1]} for the {phrase} "
                            "without reusing track.")
     all_legs = [leg for route in legs for leg in route]
-    got, deepest = _find_track(search, all_legs, 0)
+    got, deepest, _ = _find_track(search, all_legs, 0)
     if got is None:
         bounds = list(itertools.accumulate(len(route) for route in legs))
         late = next(i for i, end in enumerate(bounds) if deepest < end)
@@ -733,47 +899,95 @@ def _legs_exist(search: _Search, a: int, b: int) -> bool:
                for m in search.graph.leave(a))
 
 
+def _leg_ways(
+    search: _Search, a: int, b: int, used: int
+) -> Iterator[tuple[list[int], int]]:
+    """Every way (directed states, track bits) from stop a to stop b through junctions
+    only, avoiding the track `used`."""
+    if a < 0 or b < 0:
+        return
+    ways = search.ways(a, b)
+    if ways is None:
+        yield from _walk_ways(search, a, b, used)
+    else:
+        for way in ways:
+            if not way[1] & used:
+                yield way
+
+
+def _walk_ways(
+    search: _Search, a: int, b: int, used: int
+) -> Iterator[tuple[list[int], int]]:
+    g = search.graph
+    toward = search.toward(b)
+    states: list[int] = []
+
+    def walk(options: Sequence[Move], track: int) -> Iterator[tuple[list[int], int]]:
+        for m in options:
+            if m.track & (used | track):
+                continue
+            if m.stop == b:
+                yield states + list(m.states), track | m.track
+            elif m.stop < 0 and m.end in toward:
+                states.extend(m.states)
+                yield from walk(g.moves[m.end], track | m.track)
+                del states[len(states) - len(m.states):]
+
+    if a >= 0 and b >= 0:
+        yield from walk(g.leave(a), 0)
+
+
+def _realisations(
+    search: _Search, legs: list[tuple[int, int]], used: int
+) -> Iterator[tuple[list[int], int]]:
+    """Every track (directed states in order, bits) for the legs in order, sharing
+    nothing with each other or with `used`."""
+    if not legs:
+        yield [], 0
+        return
+    (a, b), rest = legs[0], legs[1:]
+    for states, track in _leg_ways(search, a, b, used):
+        for more, more_track in _realisations(search, rest, used | track):
+            yield states + more, track | more_track
+
+
 def _find_track(
     search: _Search, legs: list[tuple[int, int]], used: int
-) -> tuple[list[list[int]] | None, int]:
-    """Track for the legs in order, sharing nothing: per leg the directed states, or
-    None and the index of the deepest leg the search could not place."""
-    g = search.graph
+) -> tuple[list[list[int]] | None, int, int]:
+    """Track for the legs in order, sharing nothing with each other or with `used`:
+    (per leg the directed states, the index of the deepest leg the search reached, the
+    track bits); the states are None when there is no such track."""
     chosen: list[list[int]] = []
     deepest = 0
+    final = 0
+    # relevant[i]: the track the legs i, i+1, ... may use; a failure to place them
+    # depends only on the used track within it
+    relevant = [0] * (len(legs) + 1)
+    for i in range(len(legs) - 1, -1, -1):
+        relevant[i] = relevant[i + 1] | search.union(*legs[i])
+    failed: set[tuple[int, int]] = set()
 
     def place(i: int, used: int) -> bool:
-        nonlocal deepest
+        nonlocal deepest, final
         deepest = max(deepest, i)
         if i == len(legs):
+            final = used
             return True
-        a, b = legs[i]
-        toward = search.toward(b)
-        states: list[int] = []
-
-        def walk(options: Sequence[Move], used: int) -> bool:
-            for m in options:
-                if m.track & used:
-                    continue
-                if m.stop == b:
-                    states.extend(m.states)
-                    chosen.append(list(states))
-                    if place(i + 1, used | m.track):
-                        return True
-                    chosen.pop()
-                    del states[len(states) - len(m.states):]
-                elif m.stop < 0 and m.end in toward:
-                    states.extend(m.states)
-                    if walk(g.moves[m.end], used | m.track):
-                        return True
-                    del states[len(states) - len(m.states):]
+        key = (i, used & relevant[i])
+        if key in failed:
             return False
-
-        return walk(g.leave(a), used)
+        a, b = legs[i]
+        for states, track in _leg_ways(search, a, b, used):
+            chosen.append(states)
+            if place(i + 1, used | track):
+                return True
+            chosen.pop()
+        failed.add(key)
+        return False
 
     if place(0, used):
-        return chosen, deepest
-    return None, deepest
+        return chosen, deepest, final & ~used
+    return None, deepest, 0
 
 
 def legal_routes(
@@ -788,6 +1002,9 @@ def legal_routes(
     each once (in one of its two directions), best first."""
     rules = rules or RevenueRules()
     search = _Search(RouteGraph(board_map, board, corp, column, rules.values), rules)
-    found = search.routes(distance, -1 << 62)
-    found.sort(key=lambda f: -f[0])
-    return [search.route(f, train_phrase(str(distance or "D"))) for f in found]
+    name = str(distance or "D")
+    result = []
+    for found in sorted(search.routes(distance, -1 << 62), key=lambda f: (-f[0], f[3])):
+        for track, states in search.realisations(found, 0):
+            result.append(search.route(_with(found, track, states), name))
+    return result
