@@ -222,8 +222,9 @@ def audit(env: Env, game: int) -> None:
 
 @main.command()
 @click.argument("game", type=int)
-@click.option("--format", "fmt", type=click.Choice(["json", "html"]), default="json",
-              show_default=True, help="JSON data, or one self-contained HTML page.")
+@click.option("--format", "fmt", type=click.Choice(["json", "html", "18xx"]), default="json",
+              show_default=True, help="JSON data, one self-contained HTML page, or an "
+              "18xx.games log (docs/18xx-games.md).")
 @click.pass_obj
 def export(env: Env, game: int, fmt: str) -> None:
     """Write the whole game (setup and every event) as JSON, or as an HTML archive page
@@ -233,8 +234,22 @@ def export(env: Env, game: int, fmt: str) -> None:
     Example:
       pbem export 1 > game1.json
       pbem export 1 --format html > game1.html
+      pbem export 1 --format 18xx > game1-18xx.json
     """
     store = env.store()
+    if fmt == "18xx":
+        from .importer.export import ExportError, export_game, verify_export
+
+        try:
+            document = export_game(store, game)
+        except (StoreError, ExportError) as exc:
+            fail(str(exc), 1)
+        click.echo(json.dumps(document, indent=1, ensure_ascii=False))
+        problem = verify_export(store, game, document)
+        if problem:
+            click.echo(f"Warning: under 18xx.games' rules this log differs at {problem}",
+                       err=True)
+        return
     try:
         data = {"game": store.game(game), "players": store.players(game),
                 "events": store.events(game)}
@@ -274,3 +289,7 @@ def undo(env: Env, game: int, to_seq: int) -> None:
 from .cli_mail import register  # noqa: E402
 
 register(main)
+
+from .cli_import import register as register_import  # noqa: E402
+
+register_import(main)

@@ -159,11 +159,17 @@ def legal_texts(state: GameState, actor: str) -> list[str]:
     return texts
 
 
-def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: str) -> ActResult:
-    """Apply all commands in ``text`` by ``actor`` atomically, or raise CommandError."""
+def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: str,
+        state: GameState | None = None) -> ActResult:
+    """Apply all commands in ``text`` by ``actor`` atomically, or raise CommandError.
+
+    ``state``: the game as of its last stored event, when the caller already has it (an
+    importer replaying a long log); a copy of it is used instead of rebuilding the game
+    from the store.  The caller vouches that it is current.
+    """
     result = ActResult()
     with store.transaction():
-        state = load(store, game_id)
+        state = state.clone() if state is not None else load(store, game_id)
         actor = resolve_player(state, actor)
         seq = store.last_seq(game_id)
         for _, line in split_commands(text, parse_context(state)):
@@ -190,11 +196,17 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
 
 def _parse(state: GameState, actor: str, line: str) -> dict[str, Any]:
     ctx = parse_context(state)
+    try:
+        return parse_command(line, ctx)
+    except NotationError:
+        pass
+    # Not understood: read it again knowing the legal commands, for the suggestions
+    # (listing them can take a route search, so only when needed).
     ctx.legal = legal_texts(state, actor)
     try:
         return parse_command(line, ctx)
     except NotationError as exc:
-        raise CommandError(line, exc.message, closest(line, legal_texts(state, actor))) from exc
+        raise CommandError(line, exc.message, closest(line, ctx.legal)) from exc
 
 
 def undo(store: Store, game_id: int, to_seq: int, *, actor: str, source: str, now: str) -> int:

@@ -69,10 +69,10 @@ def sell_all_privates(table: Table, buyers: list[str]) -> None:
             table.act(who, "pass")
 
 
-def first_operating_round() -> Table:
+def first_operating_round(**options: str) -> Table:
     """A 4-player game at the start of operating round 1.1: PRR (A, par 67) and C&O
     (C, par 67) floated; NYC (B) and B&O (D) not.  A: SV, MH; B: CS, CA; C: DH; D: BO."""
-    t = Table(["A", "B", "C", "D"])
+    t = Table(["A", "B", "C", "D"], **options)
     for who in ["A", "B", "C"]:
         t.act(who, "buy_private")  # SV, CS, DH
     t.act("D", "pass")

@@ -118,3 +118,26 @@ def test_dh_tile_and_free_station_on_f16() -> None:
     t.act("A", "token", hex="F16", city=None, **{"with": "DH"})
     assert t.state.board.tokens["F16"] == [["PRR"]]
     assert t.state.corps["PRR"].cash == 550  # the station was free
+
+
+def upgrade_beyond_a_junction(style: str):  # type: ignore[no-untyped-def]
+    """PRR (H12) reaches tile 9 on H14 (W-E); tile 23 turned W-NW-E adds track NW from
+    the E side, which a PRR route could only take by reversing at that junction."""
+    t = first_operating_round(tile_lay=style)
+    t.state.board.tiles["H14"] = ("9", 1)
+    t.state.board.tiles_left["9"] -= 1
+    t.state.phase = "3"
+    return t
+
+
+def test_c_1_4_open_style_upgrade_needs_only_reached_track() -> None:
+    t = upgrade_beyond_a_junction("open")
+    t.act("A", "lay", tile="23", hex="H14", exits=["W", "NW", "E"])
+    assert t.state.board.tiles["H14"][0] == "23"
+
+
+def test_v_7_7_restrictive_style_new_track_must_extend_a_route() -> None:
+    t = upgrade_beyond_a_junction("restrictive")
+    message = t.refused("A", "lay", tile="23", hex="H14", exits=["W", "NW", "E"])
+    assert "H14" in message
+    t.act("A", "lay", tile="23", hex="H14", exits=["W", "E", "SE"])  # branch at W: extends

@@ -227,3 +227,60 @@ def test_6_7_bankruptcy_ends_the_game_at_once() -> None:
 def test_6_7_no_bankruptcy_while_shares_can_be_sold() -> None:
     t = prr_forced_to_buy(0)
     assert "Only a president who cannot raise" in t.refused("A", "bankrupt")
+
+
+def test_6_6_3_president_may_sell_a_private_to_a_player_who_accepts() -> None:
+    t = prr_forced_to_buy(20)
+    assert "not another player" in t.refused("A", "sell_private", private="SV", to="A", price=5)
+    t.act("A", "sell_private", private="SV", to="C", price=70)
+    t.act("C", "accept")
+    assert t.state.privates["SV"].owner == "p:C" and t.cash("A") == 90
+    t.act("A", "buy_train", train=None, source=None, price=None, trade=None)
+    assert t.state.corps["PRR"].trains == ["2"] and t.cash("A") == 10
+
+
+def test_6_6_3_no_private_sale_in_an_operating_round_without_a_forced_purchase() -> None:
+    t = first_operating_round()
+    assert "only to raise money" in t.refused("A", "sell_private", private="SV", to="B",
+                                              price=20)
+
+
+def test_6_6_diesel_with_a_trade_in() -> None:
+    t = prr_with_a_route()
+    t.act("A", "payout")
+    t.state.corps["PRR"].trains.clear()
+    t.state.trains_scrapped["2"] = 1
+    for name in ("2", "3", "4", "5"):
+        sell_out_trains(t, name)
+    give_train(t, "PRR", "5")
+    t.state.trains_sold["6"] = 1
+    t.state.trains_scrapped["6"] = 1
+    t.state.phase = "6"
+    give_cash(t, corp_holder("PRR"), 800)
+    cash = t.state.corps["PRR"].cash
+    t.act("A", "buy_train", train="D", source="bank", price=None, trade="5")
+    assert t.state.corps["PRR"].trains == ["D"] and t.state.pool_trains == ["5"]
+    assert t.state.corps["PRR"].cash == cash - 800 and t.state.phase == "D"
+
+
+def test_7_0_bank_break_in_a_stock_round_ends_after_one_more_set() -> None:
+    from enginehelp import Table, sell_all_privates
+
+    t = Table(["A", "B"])
+    sell_all_privates(t, ["A", "B"])
+    who = t.state.round["current"]
+    t.state.player(who).cash += t.state.bank - 5
+    t.state.bank = 5
+    t.act(who, "par", corp="NYC", price=67)  # the bank takes money in: not broken
+    assert t.state.ending is None
+    other = t.state.left_of(who)
+    t.state.corps["NYC"].certs[1] = f"p:{other}"
+    t.state.player(other).cash += t.state.bank + 10
+    t.state.bank = -10
+    t.act(other, "pass")  # the next decision notes the broken bank
+    assert t.state.ending == {"reason": "bank", "after": "next set"}
+    assert t.state.round["kind"] == "stock"  # the stock round goes on after the break
+    while t.state.round["kind"] == "stock":
+        t.act(t.state.round["current"], "pass")
+    # then one set of operating rounds (here empty: nothing has floated) and the end
+    assert t.state.finished and t.state.result["reason"] == "bank"

@@ -206,6 +206,20 @@ def start_bidder_auction(ctx: Ctx, sym: str, bids: dict[str, int]) -> None:
             f"{money(bids[leader])}; {lowest} bids first.")
 
 
+def lowest_bids_first(state: GameState) -> bool:
+    """Option auction_order=lowest-bid (18xx.games): the lowest bidder always bids next
+    and a bidder who passes leaves the auction.  Default (1.2.2): the lowest bidder
+    starts, then clockwise; a player who passed may bid again."""
+    return state.options.get("auction_order", "clockwise") == "lowest-bid"
+
+
+def lowest_bidder(state: GameState, auction: dict[str, Any]) -> str:
+    """The bidder still in the auction with the lowest bid (not the leader)."""
+    bids = state.round["bids"].get(auction["private"], {})
+    waiting = [n for n in auction["order"] if n != auction["leader"]]
+    return min(waiting, key=lambda name: bids.get(name, 0))
+
+
 def next_bidder(auction: dict[str, Any], after: str) -> str:
     order = auction["order"]
     i = order.index(after)
@@ -235,7 +249,16 @@ def decide_in_auction(ctx: Ctx, action: dict[str, Any]) -> None:
         ctx.emit("bid", private=sym, player=actor, amount=action["amount"])
         ctx.log(f"{actor} bids {money(action['amount'])} for {sym}.")
         auction.update(leader=actor, high=action["amount"], passes=0)
-        auction["current"] = next_bidder(auction, actor)
+        auction["current"] = (lowest_bidder(state, auction) if lowest_bids_first(state)
+                              else next_bidder(auction, actor))
+        ctx.round_set(auction=auction)
+    elif kind == "pass" and lowest_bids_first(state):
+        ctx.log(f"{actor} passes and leaves the auction for {sym}.")
+        auction["order"] = [n for n in auction["order"] if n != actor]
+        if len(auction["order"]) == 1:
+            win_auction(ctx, auction)
+            return
+        auction["current"] = lowest_bidder(state, auction)
         ctx.round_set(auction=auction)
     elif kind == "pass":
         ctx.log(f"{actor} passes in the auction for {sym}.")

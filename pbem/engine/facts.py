@@ -133,6 +133,16 @@ def _token(state: GameState, fact: Fact) -> None:
     place_token(state.map, state.board, fact["hex"], fact["stop"], fact["corp"])
 
 
+def _token_move(state: GameState, fact: Fact) -> None:
+    """A station moves to another city of the same hex (option station_retile=choose)."""
+    from .board import place_token, remove_token
+
+    for stop, corps in enumerate(state.board.tokens.get(fact["hex"], [])):
+        if fact["corp"] in corps:
+            remove_token(state.board, fact["hex"], stop, fact["corp"])
+    place_token(state.map, state.board, fact["hex"], fact["stop"], fact["corp"])
+
+
 def _ending(state: GameState, fact: Fact) -> None:
     state.ending = copy.deepcopy(fact["ending"])
 
@@ -162,6 +172,7 @@ APPLIERS: dict[str, Callable[[GameState, Fact], None]] = {
     "private_used": _private_used,
     "tile": _tile,
     "token": _token,
+    "token_move": _token_move,
     "ending": _ending,
 }
 

@@ -118,6 +118,9 @@ def decide(ctx: Ctx, action: dict[str, Any]) -> None:
     president = state.president(corp)
     require(ctx.actor == president, f"{corp} is operating; its president {president} acts now, "
             f"not {ctx.actor}.")
+    if rnd["turn"].get("retoken"):
+        ortrack.move_station(ctx, corp, action)
+        return
     HANDLERS.get(kind, refuse)(ctx, corp, action)
 
 
@@ -142,8 +145,16 @@ def do_home(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
 
 def do_lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require_home(ctx.state, corp)
-    advance_to(ctx, "track", corp)
+    if not (action.get("with") and private_lay_any_time(ctx.state)):
+        advance_to(ctx, "track", corp)
     ortrack.lay(ctx, corp, action)
+
+
+def private_lay_any_time(state: GameState) -> bool:
+    """Option private_lay=any-time (18xx.games): a private company's tile lay (CS, DH)
+    may be made at any point of the owner's turn.  Default (track-step): it is part of
+    laying track, the first step of the turn (6.1)."""
+    return state.options.get("private_lay", "track-step") == "any-time"
 
 
 def do_token(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
@@ -180,10 +191,14 @@ def do_buy_train(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
 
 
 def do_sell(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+    require_home(ctx.state, corp)
+    settle_run(ctx, corp)  # forced sales belong to the train step, after the dividend (6.1)
     ortrains.emergency_sell(ctx, corp, action["sales"])
 
 
 def do_bankrupt(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+    require_home(ctx.state, corp)
+    settle_run(ctx, corp)  # a corporation without revenue withholds first (6.1, 6.5)
     ortrains.bankrupt(ctx, corp)
 
 
@@ -236,6 +251,9 @@ def answer_proposal(ctx: Ctx, kind: str) -> None:
     if kind == "decline":
         ctx.log(f"{ctx.actor} declines.")
         return
+    if prop["kind"] == "private_to_player":
+        ortrains.complete_emergency_private_sale(ctx, prop)
+        return
     if prop["kind"] == "train":
         ortrains.complete_train_sale(ctx, prop)
     else:
@@ -259,6 +277,8 @@ HANDLERS = {
     "buy_train": do_buy_train,
     "buy_private": do_buy_private,
     "sell": do_sell,
+    "sell_private": lambda ctx, corp, action: ortrains.offer_private_for_emergency(
+        ctx, corp, action),
     "bankrupt": do_bankrupt,
     "pass": do_pass,
 }
@@ -294,6 +314,10 @@ def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
 def corporation_moves(state: GameState, corp: str) -> list[dict[str, Any]]:
     turn = state.round["turn"]
     step = turn["step"]
+    if turn.get("retoken"):
+        coord = turn["retoken"]["hex"]
+        return [{"action": {"type": "token", "hex": coord, "city": i + 1, "with": None}}
+                for i in range(2)]
     if step == "home":
         home = state.rules.corp(corp).home
         return [{"action": {"type": "token", "hex": home, "city": i + 1, "with": None}}

@@ -10,7 +10,7 @@ from .context import Ctx, money, require
 from .errors import RulesError
 from .state import BANK, GameState, board_key, corp_holder
 from .tiles import unique_rotations
-from .track import Reach, lay_problem, placements, reachable, token_map
+from .track import Reach, closed_lay_ok, lay_problem, placements, reachable, token_map
 
 TRACK_RULE = "1830 6.2"
 STATION_RULE = "1830 6.3"
@@ -108,11 +108,13 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         cost = max(cost, state.rules.private(action["with"]).extra["tile_lay"].get("cost", 0))
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
             f"terrain; {corp} has {money(state.corps[corp].cash)}.", "1830 6.2.1")
+    old_bare = not tile_at(state.map, state.board, coord)[0].paths
     ctx.emit("tile", hex=coord, tile=tile_id, rotation=rotation)
     ctx.pay(corp_holder(corp), BANK, cost)
     paid = f" and pays {money(cost)} for the terrain" if cost else ""
     ctx.log(f"{corp} lays tile {tile_id} on {coord} ({exits_text(state, tile_id, rotation)})"
             f"{paid}.")
+    ask_station_cities(ctx, corp, coord, old_bare)
     if kind in ("extra", "special"):
         ctx.emit("private_used", sym=action["with"])
     if kind == "extra":
@@ -120,6 +122,43 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     else:
         ctx.round_set(turn={**state.round["turn"], "laid": True,
                             "special_lay": action.get("with") if kind == "special" else None})
+
+
+def ask_station_cities(ctx: Ctx, corp: str, coord: str, old_bare: bool) -> None:
+    """Option station_retile=choose (18xx.games): a tile laid on a hex with several
+    cities and no track yet, where stations already stand (the Erie's home on E11),
+    lets the laying corporation put each station into the city it chooses (token HEX N).
+    Default (keep): each station keeps its city number."""
+    state = ctx.state
+    if not old_bare or state.options.get("station_retile", "keep") != "choose":
+        return
+    tile, _ = tile_at(state.map, state.board, coord)
+    owners = [c for stop in state.board.tokens.get(coord, []) for c in stop]
+    if len(tile.cities()) > 1 and owners:
+        ctx.round_set(turn={**state.round["turn"], "retoken": {"hex": coord, "corps": owners}})
+        ctx.log(f"{corp} chooses the city of the station{'s' if len(owners) > 1 else ''} of "
+                f"{', '.join(owners)} on {coord}: token {coord} 1 or token {coord} 2.")
+
+
+def move_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+    """The answer to ask_station_cities: the next station goes into the named city."""
+    state = ctx.state
+    pending = dict(state.round["turn"]["retoken"])
+    coord, owner = pending["hex"], pending["corps"][0]
+    require(action.get("type") == "token" and action.get("hex", "").upper() == coord,
+            f"{corp} must first choose the city of {owner}'s station on {coord}: token {coord} 1 "
+            f"or token {coord} 2.", STATION_RULE)
+    stop = city_for(state, coord, action.get("city"))
+    tile, _ = tile_at(state.map, state.board, coord)
+    others = [c for c in state.board.tokens_at(coord, stop) if c != owner]
+    require(stop < len(tile.stops) and tile.stops[stop].kind == "city"
+            and len(others) < tile.stops[stop].slots, f"There is no room in city {stop + 1} "
+            f"of {coord}.", STATION_RULE)
+    ctx.emit("token_move", hex=coord, corp=owner, stop=stop)
+    ctx.log(f"{owner}'s station on {coord} goes into city {stop + 1}.")
+    rest = pending["corps"][1:]
+    turn = {**state.round["turn"], "retoken": {"hex": coord, "corps": rest} if rest else None}
+    ctx.round_set(turn=turn)
 
 
 def choose_rotation(state: GameState, corp: str | None, coord: str, tile_id: str,
@@ -131,10 +170,9 @@ def choose_rotation(state: GameState, corp: str | None, coord: str, tile_id: str
         raise RulesError(f"There is no tile {tile_id} in {state.title}.", TRACK_RULE)
     if coord not in state.map.hexes:
         raise RulesError(f"There is no hex {coord} on the {state.title} map.", TRACK_RULE)
-    reach = corp_reach(state, corp) if corp is not None else None
     fits = unique_rotations(tile, [
         r for r in placements(state.map, state.board, coord, tile_id, colours)
-        if reach is None or corp is None or touches_reach(state, reach, corp, coord, tile_id, r)])
+        if corp is None or connects(state, corp, coord, tile_id, r)])
     if exits is not None:
         wanted = frozenset(hexes.parse_edge(e) for e in exits)
         matching = [r for r in range(6) if tile.exits(r) == wanted]
@@ -188,6 +226,21 @@ def touches_reach(state: GameState, reach: Reach, corp: str, coord: str, tile_id
     return False
 
 
+def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int) -> bool:
+    """The tile-lay connection rule of the game: "open" (C-1.4: the corporation reaches
+    some track of the new tile) or "restrictive" (V-7.7: new track extends a route or a
+    reached city rises in value)."""
+    reach = corp_reach(state, corp)
+    if not touches_reach(state, reach, corp, coord, tile_id, rotation):
+        return False
+    if state.options.get("tile_lay", "open") == "restrictive":
+        from .orrun import revenue_column
+
+        return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
+                             revenue_column(state))
+    return True
+
+
 def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     """Every tile lay the corporation may make now (for prompts and self-play)."""
     colours = phase_colours(state)
@@ -211,7 +264,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
             if left <= 0:
                 continue
             fits = [r for r in placements(state.map, state.board, coord, tile_id, colours)
-                    if touches_reach(state, reach, corp, coord, tile_id, r)]
+                    if connects(state, corp, coord, tile_id, r)]
             for r in unique_rotations(state.map.tiles[tile_id], fits):
                 moves.append({"action": {"type": "lay", "tile": tile_id, "hex": coord,
                                          "exits": exits_text(state, tile_id, r).split("-"),

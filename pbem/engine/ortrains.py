@@ -228,16 +228,18 @@ def emergency_sell(ctx: Ctx, corp: str, sales: list[dict[str, Any]]) -> None:
     president = ctx.actor
     require(in_emergency(state, corp), "Shares may be sold in an operating round only to pay "
             "for a forced train purchase.", "1830 6.6.3")
+    only_enough = state.options.get("forced_sale", "only-enough") == "only-enough"
     for sale in sales:
         short = emergency_shortfall(state, corp)
-        require(short > 0, f"{president} already has enough money for the train: sell no more.",
-                "1830 6.6.3")
+        require(short > 0 or not only_enough, f"{president} already has enough money for the "
+                "train: sell no more.", "1830 6.6.3")
         other, count = sale["corp"], sale["count"]
         problem = forced_sale_problem(state, president, corp, other, count)
         require(problem is None, problem or "", "1830 6.6.3")
         price = state.price(other) or 0
-        require((count - 1) * price < short, f"Selling {count - 1} would already raise enough: "
-                "the president may sell only what the train needs.", "1830 6.6.3")
+        require((count - 1) * price < short or not only_enough, f"Selling {count - 1} would "
+                "already raise enough: the president may sell only what the train needs.",
+                "1830 6.6.3")
         sell_for_emergency(ctx, president, other, count)
 
 
@@ -295,17 +297,73 @@ def emergency_sales(state: GameState, corp: str) -> dict[str, int]:
 
 
 def bankrupt(ctx: Ctx, corp: str) -> None:
-    """The president cannot raise the money: he is bankrupt and the game ends (6.7)."""
+    """The president cannot raise the money: he is bankrupt and the game ends (6.7).
+
+    Default (bankruptcy=after-sales): he declares it once he has sold every share he may.
+    Option bankruptcy=declare (18xx.games): he may declare it as soon as even those sales
+    could not raise the money; they are then made for him (the largest block of each
+    corporation he may sell), and the game ends."""
     state = ctx.state
-    require(in_emergency(state, corp) and emergency_shortfall(state, corp) > 0
-            and not emergency_sales(state, corp), "Only a president who cannot raise the money "
-            "for a forced train purchase, even by selling every share he may, goes bankrupt.",
-            "1830 6.7")
+    declare = state.options.get("bankruptcy", "after-sales") == "declare"
+    short = emergency_shortfall(state, corp) if in_emergency(state, corp) else 0
+    if declare:
+        blocks = largest_sales(state, ctx.actor, corp)
+        raisable = sum((state.price(c) or 0) * n for c, n in blocks.items())
+        require(short > raisable, "Only a president who cannot raise the money for a forced "
+                "train purchase, even by selling every share he may, goes bankrupt.", "1830 6.7")
+        for other, count in blocks.items():
+            sell_for_emergency(ctx, ctx.actor, other, count)
+    else:
+        require(short > 0 and not emergency_sales(state, corp), "Only a president who cannot "
+                "raise the money for a forced train purchase, even by selling every share he "
+                "may, goes bankrupt.", "1830 6.7")
     from .ending import end_game
 
     ctx.log(f"{ctx.actor} cannot raise the money for {corp}'s train and is bankrupt.")
     end_game(ctx, "bankruptcy", bankrupt=ctx.actor)
 
 
+def largest_sales(state: GameState, name: str, corp: str) -> dict[str, int]:
+    """For each corporation, the most shares ``name`` may sell for ``corp``'s train."""
+    blocks = {}
+    for other in state.corps:
+        for count in range(share_units(state, other, player_holder(name)), 0, -1):
+            if forced_sale_problem(state, name, corp, other, count) is None:
+                blocks[other] = count
+                break
+    return blocks
+
+
 def pool_room(state: GameState, corp: str) -> int:
     return state.rules.pool_certificate_limit - pool_certificates(state, corp)
+
+
+def offer_private_for_emergency(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+    """In a forced train purchase the president may sell a private company to another
+    player who accepts, at any agreed price (6.6.3, C-2.3.2)."""
+    state = ctx.state
+    president = ctx.actor
+    require(in_emergency(state, corp) and emergency_shortfall(state, corp) > 0,
+            "In an operating round a president sells a private company to a player only to "
+            "raise money for a forced train purchase.", "1830 6.6.3")
+    sym, buyer, price = action["private"], action["to"], action["price"]
+    private = state.privates.get(sym)
+    require(private is not None and not private.closed
+            and private.owner == player_holder(president), f"{president} does not own {sym}.")
+    require(buyer in state.names and buyer != president, f"{buyer} is not another player.")
+    require(price >= 0 and player_cash(state, buyer) >= price,
+            f"{buyer} does not have {money(price)}.")
+    ctx.round_set(proposal={"kind": "private_to_player", "buyer": buyer, "seller": president,
+                            "private": sym, "price": price, "answer_by": buyer})
+    ctx.log(f"{president} offers {sym} to {buyer} for {money(price)}; {buyer} may accept or "
+            "decline.")
+
+
+def complete_emergency_private_sale(ctx: Ctx, proposal: dict[str, Any]) -> None:
+    state = ctx.state
+    buyer, seller, sym, price = (proposal["buyer"], proposal["seller"], proposal["private"],
+                                 proposal["price"])
+    require(player_cash(state, buyer) >= price, f"{buyer} no longer has {money(price)}.")
+    ctx.pay(player_holder(buyer), player_holder(seller), price)
+    ctx.emit("private", sym=sym, owner=player_holder(buyer))
+    ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")

@@ -29,7 +29,7 @@ def end_stock_round(ctx: Ctx) -> None:
     ctx.log(f"Everybody passed: stock round {number} ends.")
     if last is not None:
         ctx.emit("priority", player=state.left_of(last))
-    for sym in sorted(sold_out(state), key=lambda c: -(state.price(c) or 0)):
+    for sym in operating_order(state, sold_out(state)):  # share value order (4.5)
         move(ctx, sym, "up")
     for sym, corp in state.corps.items():
         if corp.floated and not corp.funded:

@@ -447,3 +447,39 @@ def _closures(succ: list[list[int]]) -> list[int]:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[v])
     return [comp_bits[comp[v]] for v in range(n)]
+
+
+def closed_lay_ok(
+    board_map: Map, board: BoardState, coord: str, tile_id: str, rotation: int, corp: str,
+    column: str | int,
+) -> bool:
+    """The "closed" (restrictive) style of laying track (1830 variant V-7.7, and 1870):
+    some track of the new tile that was not on the old one must extend a route of the
+    corporation, or a city the corporation reaches must rise in value."""
+    old, old_rot = tile_at(board_map, board, coord)
+    new = board_map.tiles[tile_id]
+    mapping = token_map(board_map, board, coord, tile_id, rotation) or {}
+
+    def moved(end: End) -> End:
+        return End("stop", mapping.get(end.n, end.n)) if end.kind == "stop" else end
+
+    kept = {frozenset(moved(e) for e in path) for path in old.rotated_paths(old_rot)}
+    fresh = {i for i, path in enumerate(new.rotated_paths(rotation))
+             if frozenset(path) not in kept}
+    trial = board.copy()
+    lay_tile(board_map, trial, coord, tile_id, rotation)
+    graph = TrackGraph(board_map, trial)
+    goal = {i for i, s in enumerate(graph.segments) if s.coord == coord and s.index in fresh}
+    starts = [("stop", c, i) for c, i in trial.stations(corp)]
+    if goal:
+        segs, _ = _RouteSearch(graph, corp).run(starts, goal)
+        if segs & goal:
+            return True
+    if isinstance(column, int):
+        column = board_map.revenue_columns[column]
+    reached = reachable(board_map, board, corp).stops
+    for old_index, new_index in mapping.items():
+        if (coord, old_index) in reached and \
+                new.stops[new_index].value(column) > old.stops[old_index].value(column):
+            return True
+    return False

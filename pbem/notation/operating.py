@@ -31,6 +31,8 @@ _PIECES = re.compile(r"[-/]+")
 _TRAIN_SUFFIX = re.compile(r"(?P<name>.+?)-?trains?", re.IGNORECASE)
 _ROUTE_WORD = re.compile(r"[;,:]|[^\s;,:]+")
 _ROUTE_NOISE = frozenset({"train", "trains", "runs", "via", "and", "route", "routes"})
+#: one city of a hex with two: G19.2 (also G19/2)
+_NUMBERED_STOP = re.compile(r"(?P<hex>[A-Za-z]{1,2}[0-9]{1,3})[./](?P<city>[1-9])")
 
 
 # lay
@@ -94,7 +96,8 @@ def _not_city(word: str) -> Unclear:
 
 
 def run(args: Args, ctx: ParseContext) -> Action:
-    """run | run 3: H12-I15-J14, 2: E19-F20 (routes by ',' or ';', stops by '-' or spaces)."""
+    """run | run 3: H12-I15-J14, 2: E19-F20 (routes by ',' or ';', stops by '-' or spaces;
+    G19.2 names the second city of a hex with two)."""
     words = _ROUTE_WORD.findall(re.sub(r"[-–>→]+", " ", args.raw))
     routes: list[dict[str, object]] = []
     for word in words:
@@ -104,6 +107,8 @@ def run(args: Args, ctx: ParseContext) -> Action:
             routes.append({"train": train, "stops": []})
         elif (hex_ := hex_name(word)) is not None:
             _stops(routes, word).append(hex_)
+        elif (numbered := _NUMBERED_STOP.fullmatch(word)) is not None:
+            _stops(routes, word).append(f"{numbered['hex'].upper()}.{numbered['city']}")
         else:
             raise _not_route_word(word, ctx)
     for route in routes:

@@ -1,0 +1,384 @@
+"""A pbem game as an 18xx.games log (``pbem export GAME --format 18xx``).
+
+The game's effective events are walked with the state before each command; each
+command becomes the site action(s) that do the same, named as the site names things
+(certificates, tile copies, trains, cities; see sitenames).  Steps the site asks to be
+passed explicitly (a corporation that lays no tile, places no station it could, or
+buys no train it could) get a ``pass``; consent (``accept``) is not a site action.
+docs/18xx-games.md says what cannot be carried over.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from .. import service
+from ..engine import ortrack
+from ..engine.board import tile_at
+from ..engine.facts import Fact
+from ..engine.game import apply_facts, legal_moves
+from ..engine.operating import train_moves
+from ..engine.routes import check_run
+from ..engine.state import GameState
+from ..store import Store, open_store
+from .options import site_rules
+from .sitenames import SiteNames
+
+SiteAction = dict[str, Any]
+END_REASONS = {"bank": "bank", "bankruptcy": "bankrupt", "manual": "manually_ended",
+               "stock_market": "stock_market"}
+
+
+class ExportError(Exception):
+    """A pbem game the site's format cannot express."""
+
+
+def unix(text: str) -> int:
+    try:
+        return int(datetime.fromisoformat(text).timestamp())
+    except (TypeError, ValueError):
+        return 0
+
+
+class Exporter:
+    def __init__(self, store: Store, game_id: int) -> None:
+        self.game = store.game(game_id)
+        self.players = store.players(game_id)
+        self.ids = {p["name"]: p["seat"] + 1 for p in self.players}
+        self.state: GameState = service.initial(store, game_id)
+        self.names = SiteNames(self.game["title"])
+        self.actions: list[SiteAction] = []
+        self.events = store.effective_events(game_id)
+        self.now = 0
+        self.named: set[int] = set()  # positions of the command's train facts named so far
+
+    # -- writing actions ---------------------------------------------------------------------
+    def add(self, type_: str, entity: Any, entity_type: str, **fields: Any) -> None:
+        self.actions.append({"type": type_, "entity": entity, "entity_type": entity_type,
+                             "id": len(self.actions) + 1, "created_at": self.now, **fields})
+
+    def player(self, type_: str, name: str, **fields: Any) -> None:
+        self.add(type_, self.ids[name], "player", **fields)
+
+    def corp(self, type_: str, corp: str, **fields: Any) -> None:
+        self.add(type_, corp, "corporation", **fields)
+
+    # -- the walk ----------------------------------------------------------------------------
+    def run(self) -> dict[str, Any]:
+        for event in self.events:
+            self.now = unix(event["received"])
+            command = event.get("command") or {}
+            if command.get("type") == "say":
+                self.player("message", event["actor"], message=command.get("text", ""))
+            elif event["kind"] == "command":
+                self.command(event["actor"], command, event["facts"])
+            apply_facts(self.state, event["facts"])
+        return self.document()
+
+    def command(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        kind = action["type"]
+        handler = getattr(self, "on_" + kind, None)
+        if handler is None:
+            raise ExportError(f"a {kind!r} command cannot be written as an 18xx.games action")
+        self.before_operating(kind, facts)
+        self.named = set()
+        handler(actor, action, facts)
+        self.name_trains(facts, len(facts))
+
+    def name_trains(self, facts: list[Fact], upto: int) -> dict[int, str]:
+        """The site ids of the trains the facts before ``upto`` move (each named once)."""
+        found = {}
+        for i, fact in enumerate(facts[:upto]):
+            if fact["f"] == "train" and i not in self.named:
+                self.named.add(i)
+                found[i] = self.names.move_train(fact["name"], fact["source"], fact["dest"])
+        return found
+
+    # -- the private auction and stock rounds ----------------------------------------------
+    def on_buy_private(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        if action.get("from"):  # a corporation buys a private company
+            self.buy_company(action, facts)
+            return
+        sym = next(f["sym"] for f in facts if f["f"] == "private")
+        self.player("bid", actor, company=sym, price=self.state.privates[sym].price)
+
+    def on_bid(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        sym = action.get("private") or self.state.round["auction"]["private"]
+        self.player("bid", actor, company=sym, price=action["amount"])
+
+    def on_pass(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        rnd = self.state.round
+        if rnd.get("kind") == "operating":
+            corp = rnd["current"]
+            for _ in range(self.steps_left(corp)):
+                self.corp("pass", corp)
+            return
+        if rnd.get("kind") == "stock" and self.only_pass(actor):
+            return  # the site passes by itself for a player who can do nothing else
+        self.player("pass", actor)
+
+    def only_pass(self, actor: str) -> bool:
+        moves = legal_moves(self.state).get(actor, [])
+        return all(m["action"]["type"] in ("pass", "exchange") for m in moves)
+
+    def on_par(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        cell = next(f for f in facts if f["f"] == "par")
+        self.player("par", actor, corporation=action["corp"],
+                    share_price=f"{cell['price']},{cell['row']},{cell['col']}")
+
+    def on_buy_share(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        for fact in facts:  # the site buys brown-zone shares one by one
+            if fact["f"] == "cert" and fact["to"] == f"p:{actor}" and fact["index"] > 0:
+                self.player("buy_shares", actor, shares=[f"{fact['corp']}_{fact['index']}"],
+                            percent=self.state.rules.ordinary_percent)
+
+    def on_sell(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        for sale in action["sales"]:
+            corp, count = sale["corp"], sale["count"]
+            shares = [f"{corp}_{f['index']}" for f in facts
+                      if f["f"] == "cert" and f["corp"] == corp and f["to"] == "pool"]
+            if self.state.corps[corp].certs[0] == f"p:{actor}" and any(
+                    f["f"] == "cert" and f["corp"] == corp and f["index"] == 0 for f in facts):
+                # the president's certificate changes hands: the site names it in the sale
+                held = [i for i in self.state.cert_indexes(corp, f"p:{actor}") if i > 0]
+                shares = [f"{corp}_{i}" for i in held[:max(count - 2, 0)]] + [f"{corp}_0"]
+            self.player("sell_shares", actor, shares=shares,
+                        percent=sale["count"] * self.state.rules.ordinary_percent)
+
+    def on_exchange(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        cert = next(f for f in facts if f["f"] == "cert")
+        self.add("buy_shares", action["private"], "company",
+                 shares=[f"{cert['corp']}_{cert['index']}"],
+                 percent=self.state.rules.ordinary_percent)
+
+    # -- operating rounds ------------------------------------------------------------------
+    def before_operating(self, kind: str, facts: list[Fact]) -> None:
+        """The site's explicit passes of the track and station steps."""
+        rnd = self.state.round
+        if rnd.get("kind") != "operating" or not rnd.get("current") or rnd.get("proposal"):
+            return
+        corp, turn = rnd["current"], rnd["turn"]
+        later = {"run", "payout", "withhold", "buy_train", "pass", "sell",
+                 "bankrupt"}
+        if kind == "token" and turn["step"] == "track" and not turn["laid"] \
+                and not turn.get("retoken"):
+            self.corp("pass", corp)
+        if kind in later and turn["step"] in ("track", "token"):
+            if not turn["laid"] and turn["step"] == "track":
+                self.corp("pass", corp)
+            if not turn["token"] and ortrack.token_options(self.state, corp):
+                self.corp("pass", corp)
+
+    def steps_left(self, corp: str) -> int:
+        """The site's steps still open at the end of the turn, each ended by a pass: the
+        train step while a train could be bought, the company step while a private
+        company could be (phases 3 and 4)."""
+        state = self.state
+        left = 1 if self.train_step_open(corp) else 0
+        if state.phase and state.rules.phase(state.phase).corporations_buy_privates:
+            cash = state.corps[corp].cash
+            if any(p.owner.startswith("p:") and not p.closed and cash >= p.price // 2
+                   and not state.rules.private(s).extra.get("no_sale_to_corporation")
+                   for s, p in state.privates.items()):
+                left += 1
+        return left
+
+    def train_step_open(self, corp: str) -> bool:
+        """The site's train step offers a purchase (from the bank, the pool, or another
+        corporation for any price from $1)."""
+        state = self.state
+        from ..engine.trains import train_limit
+
+        room = len(state.corps[corp].trains) < train_limit(state)
+        others = any(c.trains for s, c in state.corps.items() if s != corp)
+        return bool(train_moves(state, corp)) or (room and others and state.corps[corp].cash > 0)
+
+    def on_lay(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        tile = next(f for f in facts if f["f"] == "tile")
+        coord = tile["hex"]
+        bare = not tile_at(self.state.map, self.state.board, coord)[0].paths
+        copy = self.names.lay(coord, tile["tile"])
+        entity, entity_type = self.acting(action)
+        self.add("lay_tile", entity, entity_type, hex=coord, tile=copy,
+                 rotation=tile["rotation"])
+        if bare and self.state.options.get("station_retile", "keep") == "keep":
+            self.keep_stations(coord, facts)
+
+    def keep_stations(self, coord: str, facts: list[Fact]) -> None:
+        """On the site the corporation laying a tile on a bare two-city hex re-places the
+        stations there (station_retile=choose); pbem's default kept their city numbers:
+        write that choice."""
+        after = self.state.clone()
+        apply_facts(after, facts)
+        tile, _ = tile_at(after.map, after.board, coord)
+        if len(tile.cities()) < 2:
+            return
+        corp = self.state.round["current"]
+        for stop, owners in enumerate(after.board.tokens.get(coord, [])):
+            for owner in owners:
+                self.corp("place_token", corp, city=self.names.city(coord, stop), slot=0,
+                          tokener=owner)
+
+    def acting(self, action: dict[str, Any]) -> tuple[str, str]:
+        if action.get("with"):
+            return action["with"], "company"
+        return self.state.round["current"], "corporation"
+
+    def on_token(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        fact = next(f for f in facts if f["f"] in ("token", "token_move"))
+        corp = self.state.round["current"]
+        entity, entity_type = self.acting(action)
+        city = self.names.city(fact["hex"], fact["stop"])
+        slot = len(self.state.board.tokens_at(fact["hex"], fact["stop"]))
+        self.add("place_token", entity, entity_type, city=city, slot=slot,
+                 tokener=fact["corp"] if fact["f"] == "token" else corp)
+
+    def on_run(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        self.emit_run(self.state.round["current"], facts)
+
+    def emit_run(self, corp: str, facts: list[Fact]) -> None:
+        """The run the facts record (pbem runs the best routes when a dividend is
+        decided without a run first)."""
+        after = self.state.clone()
+        apply_facts(after, facts)
+        run = after.round["turn"].get("run") or {}
+        if not run.get("routes"):
+            return  # the site skips the step when there is no route
+        routes = [self.route(corp, r) for r in run["routes"]]
+        self.corp("run_routes", corp, routes=routes, extra_revenue=0, subsidy=0)
+
+    def route(self, corp: str, summary: dict[str, Any]) -> dict[str, Any]:
+        """One route in the site's form: the train's id, the track between the stops."""
+        state = self.state
+        stops = list(summary["stops"])
+        specs = [(t, state.rules.train(t).distance) for t in state.corps[corp].trains]
+        column = state.rules.phase(state.phase or "").offboard
+        written = [{"train": summary["train"], "stops": stops}]
+        found = check_run(state.map, state.board, corp, specs, written, column).routes[0]
+        hexes = [coord for coord, _ in found.segments]
+        path = [h for i, h in enumerate(hexes) if i == 0 or hexes[i - 1] != h]
+        connections, at = [], 0
+        for coord, _ in found.stops[1:]:
+            end = path.index(coord, at + 1) if coord in path[at + 1:] else len(path) - 1
+            connections.append(path[at:end + 1])
+            at = end
+        nodes = [f"{coord}-{index}" for coord, index in found.stops]
+        stop_hexes = [coord for coord, _ in found.stops]
+        train = self.names.train_of(f"c:{corp}", summary["train"])
+        return {"train": train, "connections": connections, "hexes": stop_hexes,
+                "revenue": summary["revenue"], "revenue_str": "-".join(stop_hexes),
+                "nodes": nodes}
+
+    def on_payout(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        self.dividend("payout", facts)
+
+    def on_withhold(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        self.dividend("withhold", facts)
+
+    def dividend(self, kind: str, facts: list[Fact]) -> None:
+        corp = self.state.round["current"]
+        if self.state.round["turn"]["run"] is None:
+            self.emit_run(corp, facts)
+        self.corp("dividend", corp, kind=kind)
+
+    def on_buy_train(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        if any(f["f"] == "train" for f in facts):  # else it waits for the seller's accept
+            self.trains_bought(self.state.round["current"], action.get("trade"), facts)
+
+    def trains_bought(self, corp: str, trade: str | None, facts: list[Fact]) -> None:
+        """The purchase among the facts (the first train arriving at ``corp``), with the
+        train traded in before it."""
+        holder = f"c:{corp}"
+        bought = next(i for i, f in enumerate(facts)
+                      if f["f"] == "train" and f["dest"] == holder)
+        named = self.name_trains(facts, bought + 1)
+        fact = facts[bought]
+        fields: dict[str, Any] = {"train": named[bought], "price": self.price_paid(corp, facts)}
+        if fact["source"] == "bank":
+            fields["variant"] = fact["name"]
+        for i, earlier in named.items():
+            if trade and i < bought and facts[i]["source"] == holder \
+                    and facts[i]["name"] == trade:
+                fields["exchange"] = earlier
+        self.corp("buy_train", corp, **fields)
+
+    def price_paid(self, corp: str, facts: list[Fact]) -> int:
+        paid = [f["amount"] for f in facts if f["f"] == "cash" and f["from"] == f"c:{corp}"]
+        return paid[-1] if paid else 0
+
+    def on_discard(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        corp = self.state.round["discards"][0]
+        for train in self.name_trains(facts, len(facts)).values():
+            self.corp("discard_train", corp, train=train)
+
+    def buy_company(self, action: dict[str, Any], facts: list[Fact]) -> None:
+        corp = self.state.round["current"]
+        if not any(f["f"] == "private" for f in facts):
+            return  # waits for the seller's accept
+        self.corp("buy_company", corp, company=action["private"], price=action["price"])
+
+    def on_accept(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        prop = self.state.round.get("proposal") or {}
+        if prop.get("kind") == "private":
+            self.corp("buy_company", prop["buyer"], company=prop["private"],
+                      price=prop["price"])
+        elif prop.get("kind") == "train":
+            self.trains_bought(prop["buyer"], None, facts)
+
+    def on_decline(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        """A declined offer never happened on the site."""
+
+    def on_bankrupt(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        self.corp("bankrupt", self.state.round["current"])
+
+    # -- the document ----------------------------------------------------------------------
+    def document(self) -> dict[str, Any]:
+        state = self.state
+        result = state.result or {}
+        doc: dict[str, Any] = {
+            "id": f"pbem-{self.game['id']}",
+            "title": self.game["title"],
+            "description": f"pbem game #{self.game['id']}",
+            "players": [{"id": self.ids[p["name"]], "name": p["name"]} for p in self.players],
+            "settings": {"optional_rules": site_rules(self.game["title"],
+                                                      self.game["options"]),
+                         "seed": self.game["seed"]},
+            "status": "finished" if state.finished else "active",
+            "actions": self.actions,
+            "result": {str(self.ids[n]): v for n, v in result.get("scores", {}).items()},
+            "exported_by": "pbem",
+        }
+        if state.finished:
+            doc["game_end_reason"] = END_REASONS.get(result.get("reason", ""),
+                                                     result.get("reason"))
+        return doc
+
+
+def verify_export(store: Store, game_id: int, document: dict[str, Any]) -> str | None:
+    """Replay the exported log as pbem imports site logs (the site's readings of the
+    rules): None when it reaches the game's state, else what differs (a game played
+    with pbem's own readings may hold moves the site does not allow)."""
+    from .replay import replay_log
+    from .sitelog import parse_log
+
+    scratch = open_store(":memory:", now="1970-01-01T00:00:00+00:00")
+    try:
+        again = replay_log(scratch, parse_log(document))
+    finally:
+        scratch.close()
+    if again.refusal is not None:
+        return (f"action {again.refusal.site.get('id')} ({again.refusal.text or ''}): "
+                f"{again.refusal.reason}")
+    ours = service.load(store, game_id).to_dict()
+    theirs = again.state.to_dict()
+    differing = [k for k in ours if k not in ("options", "seed") and ours[k] != theirs[k]]
+    return f"the replay ends with another {', '.join(differing)}" if differing else None
+
+
+def export_game(store: Store, game_id: int) -> dict[str, Any]:
+    """The game as an 18xx.games log (a JSON-ready dict)."""
+    if store.game(game_id)["title"] not in ("1830",):
+        raise ExportError("pbem exports only 1830 games to 18xx.games so far")
+    return Exporter(store, game_id).run()
+

@@ -1,0 +1,235 @@
+"""Replaying a site log into a pbem game: every command goes through service.act, so it
+is decided by pbem's engine and stored as events like any command sent by mail."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from .. import service
+from ..engine.state import GameState
+from ..notation import format_action
+from ..store import Store
+from .options import site_options
+from .sitelog import (
+    CHAT_TYPES,
+    INERT_TYPES,
+    LogError,
+    SiteAction,
+    SiteLog,
+    effective_actions,
+    flatten,
+)
+from .translate import Command, Translator, Unsupported
+
+
+@dataclass
+class Applied:
+    """One site action and the pbem commands it became."""
+
+    site: SiteAction
+    commands: list[tuple[Command, str]] = field(default_factory=list)  # (command, text)
+
+
+@dataclass
+class Refusal:
+    """Why the import stopped: the site action, the command (if any) and pbem's reason."""
+
+    site: SiteAction
+    text: str | None
+    reason: str
+    recent: list[Applied]
+    state: GameState
+
+
+class ImportStopped(Exception):
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.reason)
+        self.refusal = refusal
+
+
+@dataclass
+class Imported:
+    game_id: int
+    names: dict[str, str]  # site player key -> pbem name
+    state: GameState
+    applied: list[Applied]
+    stopped_at: Any = None  # the id given with --to, when the import stopped there
+    refusal: Refusal | None = None
+
+
+# -- setting up ---------------------------------------------------------------------------------
+
+
+def pbem_name(name: str, taken: set[str]) -> str:
+    """A site player name as a pbem player name (letters, digits, - and _)."""
+    base = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip()).strip("_") or "Player"
+    candidate, n = base, 2
+    while candidate.lower() in taken:
+        candidate, n = f"{base}_{n}", n + 1
+    taken.add(candidate.lower())
+    return candidate
+
+
+def player_names(log: SiteLog) -> dict[str, str]:
+    taken: set[str] = set()
+    return {p.key: pbem_name(p.name, taken) for p in log.players}
+
+
+def timestamp(value: Any) -> str:
+    """The site's ``created_at`` (Unix seconds, or a date string) as ISO text."""
+    if isinstance(value, int | float):
+        return datetime.fromtimestamp(value, UTC).isoformat(timespec="seconds")
+    return str(value or "")
+
+
+def create(store: Store, log: SiteLog, names: dict[str, str], emails: dict[str, str],
+           now: str) -> int:
+    players = [(names[p.key], emails.get(names[p.key], "")) for p in log.players]
+    created = service.create_game(store, log.title, players, seed=0, seating="fixed",
+                                  options=site_options(log), now=now)
+    return created.game_id
+
+
+# -- replaying ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Replay:
+    store: Store
+    game_id: int
+    translator: Translator
+    state: GameState
+    applied: list[Applied] = field(default_factory=list)
+    #: called with each site action and pbem's state just before it
+    watch: Callable[[SiteAction, GameState], None] | None = None
+
+    def run(self, actions: list[SiteAction], to: Any = None) -> Any:
+        """Replay ``actions`` (flattened, effective); stop before the one with id ``to``.
+        Returns ``to`` when it stopped there, else None."""
+        i = 0
+        while i < len(actions):
+            site = actions[i]
+            if to is not None and not site.get("auto") and site.get("id") == to:
+                return to
+            self.translator.upcoming = actions[i + 1:]
+            self.translator.absorbed = 0
+            if self.watch is not None:
+                self.watch(site, self.state)
+            self.step(site)
+            for taken in actions[i + 1:i + 1 + self.translator.absorbed]:
+                self.translator.after(self.state, taken)
+            i += 1 + self.translator.absorbed
+        self.commands(None, self.translator.finish(self.state))
+        return None
+
+    def step(self, site: SiteAction) -> None:
+        kind = site.get("type")
+        if kind in INERT_TYPES - CHAT_TYPES:
+            return
+        entry = Applied(site)
+        self.applied.append(entry)
+        if kind in CHAT_TYPES:
+            self.say(site, entry)
+            return
+        try:
+            for _ in range(20):
+                implicit = self.translator.before(self.state, site)
+                if not implicit:
+                    break
+                self.commands(entry, implicit)
+            self.commands(entry, self.translator.translate(self.state, site))
+        except Unsupported as exc:
+            raise ImportStopped(self.refusal(site, None, str(exc))) from None
+        if kind == "run_routes":
+            self.check_revenue(site)
+        if kind == "lay_tile":
+            self.check_tile(site)
+        self.translator.after(self.state, site)
+
+    def check_tile(self, site: SiteAction) -> None:
+        """pbem's command names the tile's exits; the track must lie as on the site."""
+        name, rotation = site["tile"].rsplit("-", 1)[0], int(site["rotation"])
+        laid = self.state.board.tiles.get(site["hex"])
+        tile = self.state.map.tiles.get(name)
+        if laid is None or tile is None or laid[0] != name or \
+                tile.layout(laid[1]) != tile.layout(rotation):
+            raise ImportStopped(self.refusal(
+                site, None, f"pbem laid {laid} on {site['hex']}, the site tile {name} at "
+                f"rotation {rotation}"))
+
+    def check_revenue(self, site: SiteAction) -> None:
+        """The site's recorded revenue must be what pbem makes of the same routes."""
+        recorded = sum(int(r.get("revenue", 0)) for r in site.get("routes") or [])
+        run = self.state.round.get("turn", {}).get("run") or {}
+        if run.get("revenue") != recorded:
+            raise ImportStopped(self.refusal(
+                site, None, f"pbem counts ${run.get('revenue')} for the recorded routes, the "
+                f"site ${recorded}"))
+
+    def commands(self, entry: Applied | None, commands: list[Command]) -> None:
+        for command in commands:
+            self.act(entry, command)
+            proposal = self.state.round.get("proposal")
+            if proposal:  # the site has no consent step: the other side accepts
+                self.act(entry, Command(proposal["answer_by"], {"type": "accept"},
+                                        "the site needs no consent"))
+
+    def act(self, entry: Applied | None, command: Command) -> None:
+        text = format_action(command.action)
+        site = entry.site if entry is not None else {}
+        try:
+            result = service.act(self.store, self.game_id, command.actor, text,
+                                 source=f"18xx.games action {site.get('id', '-')}",
+                                 now=timestamp(site.get("created_at")), state=self.state)
+        except service.CommandError as exc:
+            raise ImportStopped(self.refusal(site, f"{command.actor}: {text}",
+                                             exc.message)) from None
+        assert result.state is not None
+        self.state = result.state
+        if entry is not None:
+            entry.commands.append((command, text))
+
+    def say(self, site: SiteAction, entry: Applied) -> None:
+        from ..mail.talk import record
+
+        speaker = self.translator.names.get(str(site.get("entity")))
+        if speaker is None:
+            return
+        record(self.store, self.game_id, speaker, str(site.get("message", "")),
+               source=f"18xx.games action {site.get('id', '-')}",
+               now=timestamp(site.get("created_at")))
+
+    def refusal(self, site: SiteAction, text: str | None, reason: str) -> Refusal:
+        return Refusal(site, text, reason, self.applied[-6:], self.state)
+
+
+def translator_for(log: SiteLog, names: dict[str, str]) -> Translator:
+    if log.title == "1830":
+        from .t1830 import Translator1830
+
+        return Translator1830(names)
+    raise Unsupported(f"pbem cannot import {log.title or 'this title'} games yet")
+
+
+def replay_log(store: Store, log: SiteLog, *, emails: dict[str, str] | None = None,
+               to: Any = None, now: str = "",
+               watch: Callable[[SiteAction, GameState], None] | None = None) -> Imported:
+    """Create the game and replay the log up to the end, the action ``to`` or the first
+    action pbem refuses (then ``refusal`` says why)."""
+    actions = flatten(effective_actions(log.actions))
+    if to is not None and not any(a.get("id") == to and not a.get("auto") for a in actions):
+        raise LogError(f"the log has no action {to} in effect (undone actions do not count)")
+    names = player_names(log)
+    translator = translator_for(log, names)
+    game_id = create(store, log, names, emails or {}, now)
+    state = service.load(store, game_id)
+    run = Replay(store, game_id, translator, state, watch=watch)
+    try:
+        stopped = run.run(actions, to)
+    except ImportStopped as exc:
+        return Imported(game_id, names, run.state, run.applied, refusal=exc.refusal)
+    return Imported(game_id, names, run.state, run.applied, stopped_at=stopped)

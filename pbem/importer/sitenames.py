@@ -1,0 +1,79 @@
+"""The site's names for the things pbem's facts move, kept while walking a pbem game:
+tile copies ("57-2": the third tile 57), trains ("4-1": the second 4-train sold) and
+printed map tiles ("D14-0", "city-2").  Used by the exporter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: 1830: the site's id of each printed map hex with a city, town or off-board area
+#: (fixtures README, "Cities, towns, offboards and route nodes").
+PRINTED_1830 = {
+    "A9": "A9-0", "A11": "A11-0", "A19": "A19-0", "B10": "city-2", "B16": "B16-0",
+    "B20": "town-0", "B24": "B24-0", "C15": "C15-0", "D2": "D2-0", "D4": "town-1",
+    "D10": "D10-1", "D14": "D14-0", "E5": "E5-0", "E7": "E7-0", "E11": "E11-0",
+    "E19": "city-0", "E23": "E23-0", "F2": "F2-0", "F4": "F4-0", "F6": "F6-0",
+    "F10": "town-2", "F16": "F16-0", "F20": "F20-2", "F22": "F22-2", "F24": "F24-1",
+    "G7": "G7-0", "G17": "G17-1", "G19": "G19-0", "H4": "city-1", "H10": "city-3",
+    "H12": "H12-0", "H16": "city-4", "H18": "H18-1", "I1": "I1-0", "I15": "I15-0",
+    "I19": "I19-0", "J2": "J2-0", "J14": "J14-1", "K13": "K13-0", "K15": "K15-0",
+}
+
+PRINTED = {"1830": PRINTED_1830}
+
+
+def printed_owners(title: str) -> dict[str, str]:
+    """Printed tile ids that do not start with their hex ("city-2") -> hex."""
+    return {tile: coord for coord, tile in PRINTED.get(title, {}).items()
+            if not tile.startswith(coord)}
+
+
+@dataclass
+class SiteNames:
+    title: str
+    #: hex -> tile copy id laid there
+    laid: dict[str, str] = field(default_factory=dict)
+    #: tile name -> copies returned to the supply (laid once, then replaced)
+    free: dict[str, list[int]] = field(default_factory=dict)
+    next_copy: dict[str, int] = field(default_factory=dict)
+    #: trains: holder ("c:PRR", "pool") -> ids, and the next id per type
+    trains: dict[str, list[str]] = field(default_factory=dict)
+    next_train: dict[str, int] = field(default_factory=dict)
+
+    # -- tiles -----------------------------------------------------------------------------
+    def lay(self, coord: str, name: str) -> str:
+        old = self.laid.pop(coord, None)
+        if old is not None:
+            old_name, old_copy = old.rsplit("-", 1)
+            self.free.setdefault(old_name, []).append(int(old_copy))
+        free = sorted(self.free.get(name, []))
+        if free:
+            copy = free[0]
+            self.free[name].remove(copy)
+        else:
+            copy = self.next_copy.get(name, 0)
+            self.next_copy[name] = copy + 1
+        self.laid[coord] = f"{name}-{copy}"
+        return self.laid[coord]
+
+    def city(self, coord: str, stop: int) -> str:
+        tile = self.laid.get(coord) or PRINTED.get(self.title, {}).get(coord, f"{coord}-0")
+        return f"{tile}-{stop}"
+
+    # -- trains ----------------------------------------------------------------------------
+    def move_train(self, name: str, source: str, dest: str) -> str:
+        """The id of the ``name`` train moving from ``source`` to ``dest``."""
+        if source == "bank":
+            n = self.next_train.get(name, 0)
+            self.next_train[name] = n + 1
+            train = f"{name}-{n}"
+        else:
+            held = self.trains.get(source, [])
+            train = next(t for t in held if t.rsplit("-", 1)[0] == name)
+            held.remove(train)
+        if dest != "scrap":
+            self.trains.setdefault(dest, []).append(train)
+        return train
+
+    def train_of(self, holder: str, name: str) -> str:
+        return next(t for t in self.trains.get(holder, []) if t.rsplit("-", 1)[0] == name)

@@ -1,0 +1,84 @@
+"""Site actions -> pbem commands: what every title shares.
+
+A translator turns one effective site action into the pbem commands that do the same
+(``translate``), says which commands the site carried out by itself before it
+(``before``: e.g. the site ends a corporation's turn when nothing is left to do, pbem
+waits for ``done``), and keeps the site's names (certificates, trains, tiles) in a
+``Shadow``.  Titles subclass it (t1830.Translator1830; 1870 later).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.state import GameState
+from .shadow import Shadow
+from .sitelog import SiteAction
+
+Action = dict[str, Any]
+
+
+class Unsupported(Exception):
+    """A site action pbem cannot express (yet)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One pbem command: who sends it and the action; ``why`` notes an implicit one."""
+
+    actor: str
+    action: Action
+    why: str = ""
+
+
+@dataclass
+class Translator:
+    #: site player key -> pbem player name
+    names: dict[str, str]
+    shadow: Shadow = field(default_factory=Shadow)
+    #: the actions after the one being translated (set by the replay), and how many of
+    #: them the translation took in as well (e.g. brown-zone shares bought one by one)
+    upcoming: list[SiteAction] = field(default_factory=list)
+    absorbed: int = 0
+
+    # -- names ---------------------------------------------------------------------------
+    def player(self, entity: Any) -> str:
+        try:
+            return self.names[str(entity)]
+        except KeyError:
+            raise Unsupported(f"unknown player {entity!r}") from None
+
+    @staticmethod
+    def president(state: GameState, corp: str) -> str:
+        name = state.president(corp)
+        if name is None:
+            raise Unsupported(f"{corp} has no president")
+        return name
+
+    @staticmethod
+    def private_owner(state: GameState, sym: str) -> str:
+        """"p:Alice" or "c:PRR": who owns a private company now."""
+        private = state.privates.get(sym)
+        if private is None:
+            raise Unsupported(f"unknown private company {sym}")
+        return private.owner
+
+    # -- the protocol ----------------------------------------------------------------------
+    def before(self, state: GameState, site: SiteAction) -> list[Command]:
+        """Commands the site did by itself before ``site`` (none by default)."""
+        return []
+
+    def translate(self, state: GameState, site: SiteAction) -> list[Command]:
+        handler = getattr(self, "on_" + str(site.get("type")), None)
+        if handler is None:
+            raise Unsupported(f"pbem cannot import a {site.get('type')!r} action")
+        commands: list[Command] = handler(state, site)
+        return commands
+
+    def after(self, state: GameState, site: SiteAction) -> None:
+        """Update the shadow once ``site`` is done (``state`` is pbem's state after it)."""
+
+    def finish(self, state: GameState) -> list[Command]:
+        """Commands the site did by itself after its last action."""
+        return []
