@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import market
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
-from .shares import ordinary_indexes, pool_certificates, share_units, swap_presidency
+from .shares import pool_certificates, sell_to_pool, share_units
 from .state import BANK, POOL, GameState, corp_holder, player_holder
 from .title import TrainDef
 from .trains import (
@@ -262,21 +261,7 @@ def forced_sale_problem(
 
 
 def sell_for_emergency(ctx: Ctx, name: str, corp: str, count: int) -> None:
-    from .stock import _successor_after_sale
-
-    state = ctx.state
-    holder = player_holder(name)
-    price = state.price(corp) or 0
-    if state.corps[corp].certs[0] == holder:
-        remaining = state.percent(corp, holder) - count * state.rules.ordinary_percent
-        successor = _successor_after_sale(state, name, corp, remaining)
-        if successor:
-            swap_presidency(ctx, corp, name, successor)
-    for index in ordinary_indexes(state, corp, holder)[:count]:
-        ctx.move_cert(corp, index, POOL)
-    ctx.pay(BANK, holder, price * count)
-    ctx.log(f"{name} sells {count} {corp} for {money(price * count)}.")
-    market.move(ctx, corp, "down", count)
+    sell_to_pool(ctx, name, corp, count)
 
 
 def emergency_sales(state: GameState, corp: str) -> dict[str, int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .context import Ctx
-from .state import IPO, POOL, GameState, player_holder
+from .state import BANK, IPO, POOL, GameState, player_holder
 
 
 def share_units(state: GameState, corp: str, holder: str) -> int:
@@ -58,11 +58,15 @@ def ordinary_indexes(state: GameState, corp: str, holder: str) -> list[int]:
     return [i for i in state.cert_indexes(corp, holder) if i > 0]
 
 
-def new_president(state: GameState, corp: str, current: str) -> str | None:
+def new_president(
+    state: GameState, corp: str, current: str, held: int | None = None
+) -> str | None:
     """The player who must take the presidency from ``current``: the one holding the
-    most shares if that is more than ``current`` holds; ties go to the player nearest
-    clockwise from ``current`` (5.4).  None when ``current`` stays president."""
-    held = state.percent(corp, player_holder(current))
+    most shares if that is more than ``current`` holds (or will hold: ``held``); ties go
+    to the player nearest clockwise from ``current`` (5.4).  None when ``current`` stays
+    president."""
+    if held is None:
+        held = state.percent(corp, player_holder(current))
     best, best_pct = None, held
     for name in state.clockwise_from(current)[1:]:
         pct = state.percent(corp, player_holder(name))
@@ -103,3 +107,26 @@ def check_float(ctx: Ctx, corp: str) -> None:
     if not c.floated and sold_from_ipo_percent(ctx.state, corp) >= ctx.state.rules.float_percent:
         ctx.emit("corp", corp=corp, values={"floated": True})
         ctx.log(f"{corp} floats.")
+
+
+def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int) -> None:
+    """``seller`` sells ``count`` shares of ``corp`` to the bank pool at the current
+    price: a presidency that passes is handed over first (certificates swapped), and the
+    price drops one box per share after the whole block (5.1, 5.4, 4.5).  The caller
+    has checked that the sale is allowed."""
+    from . import market
+
+    state = ctx.state
+    holder = player_holder(seller)
+    price = state.price(corp) or 0
+    if state.corps[corp].certs[0] == holder:
+        remaining = state.percent(corp, holder) - count * state.rules.ordinary_percent
+        successor = new_president(state, corp, seller, remaining)
+        if successor:
+            swap_presidency(ctx, corp, seller, successor)
+    for index in ordinary_indexes(state, corp, holder)[:count]:
+        ctx.move_cert(corp, index, POOL)
+    ctx.pay(BANK, holder, price * count)
+    shares = f"{count} shares" if count > 1 else "a share"
+    ctx.log(f"{seller} sells {shares} of {corp} for ${price * count}.")
+    market.move(ctx, corp, "down", count)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import market
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .shares import (
@@ -23,8 +22,8 @@ from .shares import (
     new_president,
     ordinary_indexes,
     pool_certificates,
+    sell_to_pool,
     share_units,
-    swap_presidency,
 )
 from .state import BANK, IPO, POOL, GameState, player_holder
 
@@ -245,33 +244,11 @@ def sell_block(ctx: Ctx, corp: str, count: int) -> None:
     state, actor = ctx.state, ctx.actor
     problem = sale_blocker(state, actor, corp, count)
     require(problem is None, problem or "", "1830 5.1")
-    holder = player_holder(actor)
-    price = state.price(corp)
-    assert price is not None
-    if state.corps[corp].certs[0] == holder:
-        remaining = state.percent(corp, holder) - count * state.rules.ordinary_percent
-        successor = _successor_after_sale(state, actor, corp, remaining)
-        if successor:
-            swap_presidency(ctx, corp, actor, successor)
-    for index in ordinary_indexes(state, corp, holder)[:count]:
-        ctx.move_cert(corp, index, POOL)
-    ctx.pay(BANK, holder, price * count)
-    shares = f"{count} shares" if count > 1 else "a share"
-    ctx.log(f"{actor} sells {shares} of {corp} for {money(price * count)}.")
-    market.move(ctx, corp, "down", count)
+    sell_to_pool(ctx, actor, corp, count)
     sold = dict(state.round["sold"])
     sold[actor] = sorted(set(sold.get(actor, [])) | {corp})
     turn = state.round["turn"]
     ctx.round_set(sold=sold, turn={**turn, "sold": turn["sold"] + [corp]})
-
-
-def _successor_after_sale(state: GameState, seller: str, corp: str, remaining: int) -> str | None:
-    best, best_pct = None, remaining
-    for name in state.clockwise_from(seller)[1:]:
-        pct = state.percent(corp, player_holder(name))
-        if pct > best_pct:
-            best, best_pct = name, pct
-    return best
 
 
 # -- private companies between players (3.1) ---------------------------------------------------
