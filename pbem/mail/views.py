@@ -28,6 +28,7 @@ from ..render import market_text as render_market
 from ..render import svg_map, svg_to_png, tables_text
 from ..render.board_text import board_parts
 from ..render.prompt import context_lines, offer_lines, offers
+from ..render.tables import round_name
 
 log = logging.getLogger("pbem.mail.views")
 
@@ -85,20 +86,6 @@ def _map_text(state: GameState) -> str:
     text = drawing + "\n\n" + rest
     _remember(text, state)
     return text
-
-
-def round_name(state: GameState) -> str:
-    rnd = state.round
-    kind = rnd.get("kind")
-    if state.finished:
-        return "game over"
-    if kind == "auction":
-        return "private auction"
-    if kind == "stock":
-        return f"stock round {rnd.get('number')}"
-    if kind == "operating":
-        return f"operating round {rnd.get('sr')}.{rnd.get('index')} of {rnd.get('of')}"
-    return str(kind)
 
 
 def situation(state: GameState) -> str:
