@@ -13,7 +13,7 @@ import click
 from . import service
 from .engine.errors import SetupError
 from .notation import format_action
-from .render import full_text, mail_parts, state_json, svg_map
+from .render import full_text, mail_parts, since_last_turn, state_json, svg_map
 from .render.archive import archive_page
 from .store import StoreError, open_store
 
@@ -151,7 +151,8 @@ def act(env: Env, game: int, actor: str, commands: str) -> None:
 def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
     """Show the game now: who must act, holdings, market, map.
 
-    With --as, what that player may see (the visibility option) and his commands.
+    With --as, what that player may see (the visibility option), his commands and
+    what happened since his last turn (text and html).
 
     \b
     Example:
@@ -160,10 +161,13 @@ def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
       pbem show 1 --format svg > map.svg
     """
     store = env.store()
+    recent: list[str] = []
     try:
         state = service.load(store, game)
         if viewer is not None:
             viewer = service.resolve_player(state, viewer)
+            recent = since_last_turn(store.events(game), viewer,
+                                     more=f'"pbem log {game}" lists every event')
     except (StoreError, SetupError) as exc:
         fail(str(exc), 1)
     if fmt == "json":
@@ -173,10 +177,10 @@ def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
     elif fmt == "svg":
         click.echo(svg_map(state))
     elif fmt == "html":
-        click.echo(mail_parts(state, viewer, image_cid="").html, nl=False)
+        click.echo(mail_parts(state, viewer, recent, image_cid="").html, nl=False)
     else:
         click.echo(f"Game #{game}")
-        click.echo(full_text(state, viewer))
+        click.echo(full_text(state, viewer, recent))
 
 
 @main.command()

@@ -4,10 +4,12 @@ caller's transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine.game import to_act
 from ..engine.state import GameState
+from ..render.recent import since_last_turn
 from ..store import Store
 from .commands import MailRun
 from .compose import Outgoing, queue_mail, reply_tag, subject_for
@@ -45,11 +47,26 @@ def game_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
     )
 
 
-def happened_block(lines: list[str], title: str = "What happened:") -> str:
+def happened_block(lines: Sequence[str], title: str = "What happened:") -> str:
     if not lines:
         return ""
     body = "\n".join(wrap_paragraph(line, indent="  ") for line in lines)
     return f"{title}\n{body}\n"
+
+
+SINCE_TITLE = "Since your last turn:"
+#: Where a player finds what the recap leaves out of a long absence.
+MORE_HINT = 'the command "history 50" lists the last 50 moves'
+
+
+def recent_lines(events: Sequence[dict[str, Any]], player: str) -> list[str]:
+    """What happened since ``player``'s last turn (pbem.render.recent), bounded;
+    ``events``: every stored event of the game (``store.events``)."""
+    return since_last_turn(events, player, more=MORE_HINT)
+
+
+def since_block(lines: Sequence[str]) -> str:
+    return happened_block(lines, SINCE_TITLE)
 
 
 def notify_others(store: Store, config: MailConfig, before: GameState, after: GameState,
@@ -63,38 +80,47 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
         _undo_request(store, config, game, after, run, now)
     if not run.changed:
         return
+    events = store.events(run.game_id)
     if after.finished:
         for player in players:
-            queue_mail(store, config, game_over_mail(config, game, player, after, run), now)
+            recent = [] if player["name"] == run.player else recent_lines(events, player["name"])
+            queue_mail(store, config, game_over_mail(config, game, player, after, run, recent),
+                       now)
         return
     waiting = to_act(after)
     new_round = round_key(before) != round_key(after)
     for player in players:
         if player["name"] == run.player:
             continue
-        out = _for_player(store, config, game, player, after, run, waiting, new_round)
+        out = _for_player(store, config, game, player, after, run, waiting, new_round,
+                          recent_lines(events, player["name"]))
         if out is not None:
             queue_mail(store, config, out, now)
 
 
 def _for_player(store: Store, config: MailConfig, game: dict[str, Any], player: dict[str, Any],
                 after: GameState, run: MailRun, waiting: list[str],
-                new_round: bool) -> Outgoing | None:
+                new_round: bool, recent: list[str]) -> Outgoing | None:
+    """The mail ``player`` gets after ``run``, if any. ``recent``: what happened since
+    his last turn, which takes the place of the mail's own events (they are its end):
+    under the commands of a "your turn" (where the renderer puts it), at the top of an
+    update. A round digest stays as it is."""
     name = player["name"]
     if name in waiting:
-        view = game_view(after, name)
+        view = game_view(after, name, recent)
+        shown = SINCE_TITLE in view.prompt  # not when there are no commands to show
         return game_mail(config, game, player, after, "player-your-turn.txt", "turn", {
-            "happened_section": happened_block(run.happened),
+            "happened_section": "" if shown else since_block(recent),
             "prompt_section": prompt_block(view),
             "board_section": board_block(view)})
     mode = player["notify"]
     if mode == "every" or (mode == "round" and new_round):
-        lines = run.happened if mode == "every" else round_digest(store, run.game_id)
-        title = "What happened:" if mode == "every" else "What happened this round:"
+        happened = (since_block(recent) if mode == "every" else
+                    happened_block(round_digest(store, run.game_id), "What happened this round:"))
         return game_mail(config, game, player, after, "player-update.txt", "upd", {
             "waiting": ", ".join(waiting) or "nobody",
             "notify_mode": NOTIFY_PHRASES[mode],
-            "happened_section": happened_block(lines, title),
+            "happened_section": happened,
             "board_section": board_block(game_view(after, name))})
     return None
 
@@ -113,7 +139,9 @@ def round_digest(store: Store, game_id: int) -> list[str]:
 
 
 def game_over_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
-                   state: GameState, run: MailRun) -> Outgoing:
+                   state: GameState, run: MailRun, recent: Sequence[str] = ()) -> Outgoing:
+    """The final scores, and what happened since ``player``'s last turn (``recent``;
+    without it, as for the player whose mail ended the game, the mail's own events)."""
     result = state.result or {}
     scores = result.get("scores", {})
     rows = [f"    {name:<12} ${value}" for name, value in
@@ -124,7 +152,7 @@ def game_over_mail(config: MailConfig, game: dict[str, Any], player: dict[str, A
     return game_mail(config, game, player, state, "player-game-over.txt", "over", {
         "reason": str(result.get("reason", "")),
         "scores_section": "\n".join(rows),
-        "happened_section": happened_block(run.happened),
+        "happened_section": since_block(recent) if recent else happened_block(run.happened),
         "board_section": board_block(game_view(state, player["name"]))},
         subject=subject_for(game["title"], game["id"], subject_text))
 

@@ -17,11 +17,13 @@ from .market_text import market_text
 from .parts import MailParts, Sections, full_text, mail_parts, sections
 from .png import svg_to_png
 from .prompt import prompt_text
+from .recent import RECENT_LIMIT, since_last_turn
 from .svg import svg_map
 from .tables import tables_text
 from .view import state_json
 
 __all__ = [
+    "RECENT_LIMIT",
     "MailParts",
     "Sections",
     "full_text",
@@ -29,6 +31,7 @@ __all__ = [
     "market_text",
     "prompt_text",
     "sections",
+    "since_last_turn",
     "state_json",
     "svg_map",
     "svg_to_png",

@@ -1,0 +1,93 @@
+"""What happened since a player's last turn, from the stored events of a game.
+
+``since_last_turn(events, player)`` gives the lines a mail or ``pbem show --as``
+shows under "Since your last turn:". ``events`` is every stored event of the game in
+seq order, reverts included (``Store.events``).
+
+* The player's last turn is his last command that still counts (not taken back).
+  A player who has not acted yet sees everything since the start of the game.
+* Each event after it gives its log lines: the engine's sentences, which say who did
+  what ("Ben buys CS for $40.", "Cat says: hi" for table talk); an event without log
+  lines gives ``actor: command``.
+* Commands that were taken back are left out; the undo (a revert event) says what it
+  took back ("Ann takes back: buy SV").
+* The player's own doing after his last turn (his table talk, his undo) is left out.
+* At most ``limit`` lines: the last ones, after a line saying how many earlier lines
+  were left out (``more`` may add where to find them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+#: Lines shown at most: about one operating round of a full table.
+RECENT_LIMIT = 60
+
+Event = Mapping[str, Any]
+
+
+def last_turn(events: Sequence[Event], player: str) -> int:
+    """The seq of ``player``'s last command that counts, 0 when there is none."""
+    last = 0
+    for event in _kept(events):
+        if event["kind"] == "command" and event["actor"] == player:
+            last = int(event["seq"])
+    return last
+
+
+def since_last_turn(events: Sequence[Event], player: str, limit: int = RECENT_LIMIT,
+                    more: str = "") -> list[str]:
+    """The lines of what happened after ``player``'s last turn (see the module)."""
+    after = last_turn(events, player)
+    kept = {int(e["seq"]) for e in _kept(events)}
+    lines: list[str] = []
+    so_far: list[Event] = []  # what counted before each revert, to say what it took back
+    for event in events:
+        seq = int(event["seq"])
+        if event["kind"] == "revert":
+            target = int(event["revert_to"])
+            dropped = [e for e in so_far if int(e["seq"]) > target]
+            so_far = [e for e in so_far if int(e["seq"]) <= target]
+            if seq > after and event["actor"] != player:
+                lines += _revert_lines(event, dropped)
+            continue
+        so_far.append(event)
+        if seq > after and seq in kept and event["actor"] != player:
+            lines += [str(line) for line in event["log"] or []] or [_command_line(event)]
+    return bounded(lines, limit, more)
+
+
+def bounded(lines: list[str], limit: int = RECENT_LIMIT, more: str = "") -> list[str]:
+    """The last ``limit`` lines, after a line saying how many were left out (0: all)."""
+    if limit < 1 or len(lines) <= limit:
+        return lines
+    left_out = len(lines) - (limit - 1)
+    word = "line" if left_out == 1 else "lines"
+    note = f"({left_out} earlier {word} left out{'; ' + more if more else ''}.)"
+    return [note, *lines[-(limit - 1):]]
+
+
+def _kept(events: Sequence[Event]) -> list[Event]:
+    """The events that count, in order (as ``pbem.store.effective``)."""
+    kept: list[Event] = []
+    for event in events:
+        if event["kind"] == "revert":
+            kept = [e for e in kept if int(e["seq"]) <= int(event["revert_to"])]
+        else:
+            kept.append(event)
+    return kept
+
+
+def _command_line(event: Event) -> str:
+    return f"{event['actor'] or '-'}: {event['text']}"
+
+
+def _revert_lines(event: Event, dropped: list[Event]) -> list[str]:
+    who = event["actor"] or "The referee"
+    moves = [e for e in dropped if e["kind"] == "command"]
+    if not moves:
+        return [str(line) for line in event["log"] or []] or [_command_line(event)]
+    taken = "; ".join(e["text"] if e["actor"] == who else f"{e['actor'] or '-'}: {e['text']}"
+                      for e in moves)
+    return [f"{who} takes back: {taken}"]
