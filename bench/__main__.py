@@ -1,6 +1,7 @@
 """Run every benchmark module in bench/ (each ``*.py`` with a ``main()``), the mail
 benchmark first, and print their figures. ``python -m bench mail`` runs the ones
-whose name contains ``mail``."""
+whose name contains ``mail``; ``python -m bench routes-hard`` the hard route positions
+(``-`` reads as ``_``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ def modules() -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    wanted = [m for m in modules() if not argv or any(a in m for a in argv)]
+    names = [a.replace("-", "_") for a in argv]
+    wanted = [m for m in modules() if not names or any(a in m for a in names)]
     failed = 0
     for name in wanted:
         print(f"== {name}", flush=True)

@@ -30,8 +30,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from pbem.engine.routegraph import RouteGraph  # noqa: E402
-from pbem.engine.routes import RevenueRules, _best, _Search  # noqa: E402
+from pbem.engine.routes import (  # noqa: E402
+    RevenueRules,
+    _best,
+    _Search,
+    best_connection_run,
+)
 from pbem.engine.state import title_map  # noqa: E402
+from pbem.engine.title import load_title  # noqa: E402
 from pbem.importer.positions import Position, run_positions  # noqa: E402
 from pbem.importer.sitelog import read_log  # noqa: E402
 from pbem.importer.translate import Unsupported  # noqa: E402
@@ -52,12 +58,25 @@ def positions(fixture: str) -> dict[int, Position]:
     return found
 
 
-def search(position: Position) -> tuple[int, int | None, float]:
-    """The best total, the node count of the search and the seconds it took."""
+def search(position: Position, step: str = "Route") -> tuple[int, int | None, float]:
+    """The best total, the node count of the search and the seconds it took.  A
+    connection run (1870, step "ConnectionRoute") runs one train from the home city to
+    the destination (best_connection_run).  The position's revenue inputs (1870 port,
+    cattle, destination marker) come from its `revenue_rules` when the importer gives
+    them."""
+    rules = getattr(position, "revenue_rules", None) or RevenueRules()
+    board_map, board = title_map(position.title), position.board_state()
     started = time.perf_counter()
-    graph = RouteGraph(title_map(position.title), position.board_state(), position.corp,
-                       position.column, {})
-    engine = _Search(graph, RevenueRules())
+    if step == "ConnectionRoute":
+        corp = load_title(position.title).corporations[position.corp]
+        home = (corp.home, corp.home_city or 0)
+        assert corp.destination is not None
+        found = best_connection_run(board_map, board, position.corp, list(position.trains),
+                                    position.column, home, corp.destination, rules)
+        return (found.total if found else 0), None, time.perf_counter() - started
+    graph = RouteGraph(board_map, board, position.corp, position.column,
+                       rules.stop_values(board_map, board, position.column))
+    engine = _Search(graph, rules)
     run = _best(engine, list(position.trains))
     seconds = time.perf_counter() - started
     nodes = engine.stats.get("nodes") if isinstance(engine.stats, dict) else None
@@ -96,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         if position is None:
             print(f"  note: {fixture} action {row['action_id']}: position not reached")
             continue
-        found, nodes, seconds = search(position)
+        found, nodes, seconds = search(position, row.get("step", "Route"))
         expected = int(row["best_revenue"])
         total += 1
         exact += found == expected

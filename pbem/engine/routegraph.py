@@ -23,12 +23,15 @@ RouteGraph works on it for one corporation and one revenue column:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pbem.engine import hexes
 from pbem.engine.board import BoardState, Map, tile_at
 from pbem.engine.track import Node, TrackGraph
+
+#: Bounds (ahead) remembered per graph; the memo is emptied when it reaches this size.
+AHEAD_MEMO = 100_000
 
 #: A stop of the board: (hex, stop index of the hex's current tile).
 StopKey = tuple[str, int]
@@ -57,6 +60,7 @@ class RouteGraph:
     ) -> None:
         if isinstance(column, int):
             column = board_map.revenue_columns[column]
+        self.column = column
         self.map = board_map
         self.board = board
         self.corp = corp
@@ -97,6 +101,7 @@ class RouteGraph:
             for number, name in enumerate(self.area_name)
         ]
         self._value_tables = _value_tables(self.value)
+        self._ahead: dict[tuple[int, int, int | None, int, int], tuple[int, int]] = {}
 
         # track bits: segments 0..n-1, then one bit per side node
         side_bits: dict[Node, int] = {}
@@ -144,7 +149,7 @@ class RouteGraph:
                 self.arrival_stop[cid] = x
                 self.adj[x] |= self.near[cid]
         self.stations: list[int] = sorted(
-            {self.number[key] for key in board.stations(corp) if key in self.number}
+            {self.number[key] for key in board.route_stations(corp) if key in self.number}
         )
 
     # -- building ------------------------------------------------------------------------------
@@ -255,6 +260,18 @@ class RouteGraph:
         i-th stop from the nearer end obeys the same limit); plus at most `ends` stops
         that only end a route, each taking the place of one of the others.
         """
+        key = (start, visited, count, ends, frontier)
+        got = self._ahead.get(key)
+        if got is None:
+            if len(self._ahead) >= AHEAD_MEMO:
+                self._ahead.clear()
+            got = self._ahead[key] = self._bound(start, visited, count, ends, frontier)
+        return got
+
+    def _bound(
+        self, start: int, visited: int, count: int | None, ends: int, frontier: int
+    ) -> tuple[int, int]:
+        """ahead() without the memo."""
         if count is None:
             reach = self.region(start, visited)
             return self.most(reach, None, ends, self.passable(reach, frontier)), reach
@@ -365,6 +382,14 @@ class RouteGraph:
             mask ^= low
             count -= 1
         return total
+
+    def track_of(self, states: Sequence[int]) -> int:
+        """The track bits (segments, and the sides they arrive at) of directed states."""
+        bits = 0
+        side = self._side_bit
+        for state in states:
+            bits |= 1 << (state // 2) | side[state]
+        return bits
 
     def segments_of(self, states: list[int]) -> list[tuple[str, int]]:
         """(hex, path index) of the segments of directed states."""

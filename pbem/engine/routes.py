@@ -22,7 +22,9 @@ How the search works and why it is exact: docs/routes.md.
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import operator
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +36,16 @@ from pbem.engine.routegraph import Move, RouteGraph, StopKey
 
 RULE = "1830 6.4.2"
 
+#: The first total (_best) also starts the first train from each of its routes that
+#: earn at most GREEDY_SLACK less than its best, if there are at most GREEDY_STARTS.
+GREEDY_SLACK = 20
+GREEDY_STARTS = 30
+
+#: Routes of the last train listed at most for pairing with the train before it.
+LAST_LIST = 20000
+#: Listed routes of the last train a pair looks at when a search follows anyway.
+PAIR_LOOK = 500
+
 #: Ways between two neighbouring stops kept in memory (more are walked when needed).
 WAYS = 64
 
@@ -43,16 +55,73 @@ TrainSpec = tuple[str, int | None]
 
 @dataclass(frozen=True)
 class RevenueRules:
-    """A corporation's revenue modifiers (1870 hooks; 1830 needs none).
+    """A corporation's revenue modifiers (the 1870 inputs; 1830 needs none).
 
-    values: stop -> value replacing the printed one (1870 port token: +20 for the owner,
-    +10 for the others; cattle token: +10 for the owner).
-    end_bonus: stop -> amount added when a route starts or ends there (1870 destination
-    marker: the destination's value again, "doubles the value ... at the end of a run").
+    A stop is named by (hex, stop index) or, for every stop of a hex, by the hex alone.
+
+    values: stop -> value replacing the printed one of the phase's column.
+    bonuses: stop -> amount added to its value for this corporation (1870 cattle token:
+    +10 for the owning corporation; port token: +20 for the owner, and +10 for every
+    other corporation while the port is open).
+    destination: the corporation's destination once its destination marker is placed
+    (1870): a route that ends there counts the destination's value (with its bonus)
+    twice ("doubles the value of the city ... if that city is at the end of a run").
+    end_bonus: stop -> amount added when a route starts or ends there (the general
+    hook destination uses; given amounts add to the doubling).
     """
 
     values: Mapping[StopKey, int] = field(default_factory=dict)
-    end_bonus: Mapping[StopKey, int] = field(default_factory=dict)
+    end_bonus: Mapping[StopKey | str, int] = field(default_factory=dict)
+    bonuses: Mapping[StopKey | str, int] = field(default_factory=dict)
+    destination: StopKey | str | None = None
+
+    def stop_values(self, board_map: Map, board: BoardState, column: str | int
+                    ) -> dict[StopKey, int]:
+        """Every stop whose value differs from the printed one: value for this
+        corporation (replacements and bonuses)."""
+        result = dict(self.values)
+        for key, amount in _per_stop(board_map, board, self.bonuses).items():
+            result[key] = _printed(board_map, board, key, column, result) + amount
+        return result
+
+    def end_values(self, board_map: Map, board: BoardState, column: str | int
+                   ) -> dict[StopKey, int]:
+        """Every stop with an end bonus: the amount a route ending there adds."""
+        result = _per_stop(board_map, board, self.end_bonus)
+        if self.destination is not None:
+            values = self.stop_values(board_map, board, column)
+            for key in _per_stop(board_map, board, {self.destination: 0}):
+                result[key] = result.get(key, 0) + _printed(board_map, board, key, column,
+                                                            values)
+        return result
+
+
+def _per_stop(board_map: Map, board: BoardState, given: Mapping[StopKey | str, int]
+              ) -> dict[StopKey, int]:
+    """Amounts by (hex, stop index): a hex alone stands for each of its stops."""
+    result: dict[StopKey, int] = {}
+    for key, amount in given.items():
+        if isinstance(key, str):
+            tile, _ = tile_at(board_map, board, board_map.hex(key).coord)
+            keys = [(board_map.hex(key).coord, i) for i in range(len(tile.stops))]
+        else:
+            keys = [key]
+        for k in keys:
+            result[k] = result.get(k, 0) + amount
+    return result
+
+
+def _printed(board_map: Map, board: BoardState, key: StopKey, column: str | int,
+             values: Mapping[StopKey, int]) -> int:
+    """The stop's value in the column (or its replacement in `values`)."""
+    if key in values:
+        return values[key]
+    if isinstance(column, int):
+        column = board_map.revenue_columns[column]
+    tile, _ = tile_at(board_map, board, key[0])
+    if key[1] >= len(tile.stops):
+        return 0
+    return tile.stops[key[1]].value(column)
 
 
 @dataclass(frozen=True)
@@ -84,6 +153,10 @@ _Found = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]
 _Next = list[tuple[int, int]]
 
 
+class _TooMany(Exception):
+    """More routes than a listing may hold (see _Search.routes, `most`)."""
+
+
 class _Search:
     """Routes of one corporation on one position (see docs/routes.md).
 
@@ -96,7 +169,10 @@ class _Search:
 
     def __init__(self, graph: RouteGraph, rules: RevenueRules) -> None:
         self.graph = graph
-        self.end_bonus = [rules.end_bonus.get(key, 0) for key in graph.stops]
+        ends = rules.end_values(graph.map, graph.board, graph.column)
+        self.end_bonus = [ends.get(key, 0) for key in graph.stops]
+        #: track no route may use (the connection train's, see best_connection_run)
+        self.blocked = 0
         self.max_end_bonus = max(self.end_bonus, default=0)
         self.stats = {"nodes": 0, "checked": 0}
         self._toward: dict[int, set[int]] = {}
@@ -106,6 +182,7 @@ class _Search:
         self._after_free: dict[int, tuple[_Next, int]] = {}
         self._common: dict[tuple[int, int], int] = {}
         self._union: dict[tuple[int, int], int] = {}
+        self._sure: dict[tuple[int, ...], int] = {}
         self._ways: dict[tuple[int, int], list[tuple[list[int], int]] | None] = {}
 
     # -- next stops ----------------------------------------------------------------------------
@@ -179,6 +256,16 @@ class _Search:
             self._common[key] = bits
         return self._common[key]
 
+    def sure(self, stops: tuple[int, ...]) -> int:
+        """Track every realisation of the stop sequence `stops` uses."""
+        bits = self._sure.get(stops)
+        if bits is None:
+            bits = 0
+            for a, b in itertools.pairwise(stops):
+                bits |= self.common(a, b)
+            self._sure[stops] = bits
+        return bits
+
     def free_way(self, a: int, b: int, used: int) -> bool:
         """Whether some way from stop a to stop b may avoid the track `used`."""
         ways = self.ways(a, b)
@@ -200,7 +287,8 @@ class _Search:
     # -- routes ------------------------------------------------------------------------------------
 
     def routes(
-        self, limit: int | None, threshold: int, used: int = 0, best: bool = False
+        self, limit: int | None, threshold: int, used: int = 0, best: bool = False,
+        most: int | None = None,
     ) -> list[_Found]:
         """Every stop sequence of a legal route of at most `limit` stops (None: any)
         with revenue >= `threshold` on track not in `used`, each once (one direction),
@@ -214,6 +302,7 @@ class _Search:
         could still reach do not make the threshold (RouteGraph.ahead).  A complete
         sequence counts once track is found for it (realise).
         """
+        used |= self.blocked
         g = self.graph
         value, area, blocks, ahead = g.value, g.area, g.blocks, g.ahead
         all_moves = g.moves
@@ -268,6 +357,8 @@ class _Search:
                 thr = total + 1
             else:
                 found.append(item)
+                if most is not None and len(found) > most:
+                    raise _TooMany
 
         def mask(options: _Next) -> int:
             bits = 0
@@ -368,6 +459,68 @@ class _Search:
             got = self._free[key] = self.nexts(self.graph.leave(s)[i:j])
         return got
 
+    def connections(self, home: int, dest: int, limit: int | None, threshold: int
+                    ) -> list[_Found]:
+        """Every stop sequence of a legal route with the ends `home` and `dest` (1870
+        connection run: the train may not run beyond either) of at most `limit` stops
+        (None: any) earning at least `threshold`, with one track for it; best first."""
+        g = self.graph
+        value, area, blocks, ahead = g.value, g.area, g.blocks, g.ahead
+        cap = limit if limit is not None else 1 << 30
+        stations = set(g.stations)
+        ends = self.end_bonus[home] + self.end_bonus[dest]
+        # the fewest stops after x up to dest, through stops a route may pass
+        first = self.nexts(g.leave(home))
+        follow = list(g.adj)  # adj: after arriving; a route may leave home by any track
+        follow[home] |= _mask(first)
+        hops = {dest: 0}
+        layer = [dest]
+        while layer:
+            nxt = []
+            for y in layer:
+                for x in range(len(g.stops)):
+                    if x not in hops and follow[x] >> y & 1 and (not blocks[x] or x == home):
+                        hops[x] = hops[y] + 1
+                        nxt.append(x)
+            layer = nxt
+        found: list[_Found] = []
+        sequence = [home]
+
+        def step(options: _Next, stops: int, k: int, rev: int, prev: int, must: int) -> None:
+            for y, arrivals in options:
+                if (1 << y) & stops or y == home:
+                    continue
+                far = hops.get(y)
+                if far is None or k + 1 + far > cap:
+                    continue
+                sure = self.common(prev, y)
+                if sure & must or not self.free_way(prev, y, must):
+                    continue
+                self.stats["nodes"] += 1
+                rev2 = rev + value[y]
+                sequence.append(y)
+                if y == dest:
+                    if rev2 + ends >= threshold and stations & set(sequence):
+                        legs = list(itertools.pairwise(sequence))
+                        got, _, track = _find_track(self, legs, self.blocked)
+                        if got is not None:
+                            found.append((rev2 + ends, track, home, tuple(sequence),
+                                          _flat(got), stops | area[y]))
+                elif not blocks[y]:
+                    moves = [m for cid in _bits(arrivals) for m in g.moves[cid]]
+                    options2 = self.nexts(moves)
+                    stops2 = stops | area[y]
+                    left = None if limit is None else cap - k - 1
+                    bound, reach = ahead(_mask(options2), stops2, left, 1, 1 << y)
+                    if reach >> dest & 1 and rev2 + bound + ends >= threshold:
+                        step(options2, stops2, k + 1, rev2, y, must | sure)
+                sequence.pop()
+
+        if home != dest and cap >= 2 and home in hops:
+            step(first, area[home], 1, value[home], home, self.blocked)
+        found.sort(key=lambda f: (-f[0], f[3]))
+        return found
+
     def realisations(self, found: _Found, used: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         """Every track (bits, directed states) realising the stops of `found` without
         the track `used`."""
@@ -383,6 +536,21 @@ class _Search:
                      total)
 
 
+def _bits(mask: int) -> Iterator[int]:
+    """The positions of the set bits of `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
+
+
+def _mask(options: _Next) -> int:
+    bits = 0
+    for y, _ in options:
+        bits |= 1 << y
+    return bits
+
+
 def _flat(legs: list[list[int]]) -> tuple[int, ...]:
     return tuple(s for leg in legs for s in leg)
 
@@ -393,6 +561,14 @@ def _with(found: _Found, track: int, states: tuple[int, ...]) -> _Found:
 
 def _distance_key(distance: int | None) -> int:
     return 1 << 30 if distance is None else distance
+
+
+def _search_for(
+    board_map: Map, board: BoardState, corp: str, column: str | int, rules: RevenueRules
+) -> _Search:
+    graph = RouteGraph(board_map, board, corp, column,
+                       rules.stop_values(board_map, board, column))
+    return _Search(graph, rules)
 
 
 def best_run(
@@ -411,19 +587,98 @@ def best_run(
     route are left out.
     """
     rules = rules or RevenueRules()
-    graph = RouteGraph(board_map, board, corp, column, rules.values)
-    search = _Search(graph, rules)
+    search = _search_for(board_map, board, corp, column, rules)
     return _best(search, list(trains))
+
+
+@dataclass(frozen=True)
+class ConnectionRun:
+    """An 1870 connection run: the connection train's route and the whole run (the
+    connection route among the routes of all trains, in the order of the trains)."""
+
+    connection: Route
+    run: Run
+
+    @property
+    def total(self) -> int:
+        return self.run.total
+
+
+def best_connection_run(
+    board_map: Map,
+    board: BoardState,
+    corp: str,
+    trains: Sequence[TrainSpec],
+    column: str | int,
+    home: StopKey | str,
+    destination: StopKey | str,
+    rules: RevenueRules | None = None,
+) -> ConnectionRun | None:
+    """The best 1870 connection run ("one train must run from the starting city to the
+    destination and may not run beyond either location ... The company's other trains
+    may run other routes"), or None when no train can run from `home` to `destination`.
+
+    home, destination: (hex, stop index), or a hex with one stop.  rules as for
+    best_run (with `destination` set when the marker is placed for the run, the
+    connection route, which ends there, counts the destination twice).  Exact: every
+    train is tried as the connection train, every connection route that could be part
+    of a better total, each of its tracks; the other trains run their best around it.
+    """
+    rules = rules or RevenueRules()
+    search = _search_for(board_map, board, corp, column, rules)
+    g = search.graph
+    ends = [_per_stop(board_map, board, {key: 0}) for key in (home, destination)]
+    if any(len(e) != 1 for e in ends):
+        raise ValueError("home and destination must each name one stop")
+    numbers = [g.number.get(next(iter(e))) for e in ends]
+    start, goal = numbers
+    if start is None or goal is None:
+        return None
+    trains = list(trains)
+    best: tuple[int, list[Route | None], Route] | None = None
+    tried: set[int | None] = set()
+    for index, (name, distance) in enumerate(trains):
+        if distance in tried:
+            continue  # identical trains are interchangeable
+        tried.add(distance)
+        others = trains[:index] + trains[index + 1:]
+        upper = _best(search, others).total  # the others with no connection route
+        floor = 0 if best is None else best[0] + 1 - upper
+        for found in search.connections(start, goal, distance, floor):
+            if best is not None and found[0] + upper <= best[0]:
+                break
+            for track, states in search.realisations(found, 0):
+                search.blocked = track
+                try:
+                    routes = _best_routes(search, others)
+                finally:
+                    search.blocked = 0
+                total = found[0] + sum(r.revenue for r in routes if r is not None)
+                if best is None or total > best[0]:
+                    route = search.route(_with(found, track, states), name)
+                    best = (total, [*routes[:index], route, *routes[index:]], route)
+                if total == found[0] + upper:
+                    break  # the others do as well as without the connection route
+    if best is None:
+        return None
+    result = tuple(r for r in best[1] if r is not None)
+    return ConnectionRun(best[2], Run(result, best[0]))
 
 
 def _best(search: _Search, trains: list[TrainSpec]) -> Run:
     """The exact best assignment of routes to trains (see docs/routes.md)."""
+    result = tuple(r for r in _best_routes(search, trains) if r is not None)
+    return Run(result, sum(r.revenue for r in result))
+
+
+def _best_routes(search: _Search, trains: list[TrainSpec]) -> list[Route | None]:
+    """Per train (in the order of `trains`) its route in a best assignment."""
     # longest trains first; identical trains next to each other
     order = sorted(range(len(trains)), key=lambda i: (-_distance_key(trains[i][1]), i))
     dist = [trains[i][1] for i in order]
     n = len(order)
     if n == 0 or not search.graph.stations:
-        return Run((), 0)
+        return [None] * len(trains)
 
     # each distance's best route on its own: an upper bound for each train
     alone: dict[int | None, _Found | None] = {}
@@ -433,20 +688,75 @@ def _best(search: _Search, trains: list[TrainSpec]) -> Run:
             alone[d] = got[0] if got else None
     upper = [_revenue(alone[d]) for d in dist]
 
-    # a first total: each train in turn takes the best route on the track left over
+    # a first total: each train in turn takes the best route on the track left over;
+    # then the same with one train starting from one of its best few routes
+    def greedy(start: int, first: _Found) -> tuple[int, list[_Found | None]]:
+        total = first[0]
+        used = search.blocked | first[1]
+        taken: list[_Found | None] = [None] * n
+        taken[start] = first
+        rest = sum(upper) - upper[start]
+        for i, d in enumerate(dist):
+            if i == start:
+                continue
+            rest -= upper[i]
+            found = None
+            if upper[i]:
+                # with one train left, only a route that beats the best total matters
+                need = best_total + 1 - total if i == n - 1 or rest == 0 else 1
+                got = search.routes(d, max(need, 1), used, best=True)
+                found = got[0] if got else None
+            taken[i] = found
+            if found is not None:
+                total += found[0]
+                used |= found[1]
+        return total, taken
+
     best_total = 0
-    used = 0
-    best_choice: list[_Found | None] = []
-    for i, d in enumerate(dist):
-        if i == 0 or not upper[i]:
-            found = alone[d] if i == 0 else None
-        else:
-            got = search.routes(d, 1, used, best=True)
-            found = got[0] if got else None
-        best_choice.append(found)
-        if found is not None:
-            best_total += found[0]
-            used |= found[1]
+    best_choice: list[_Found | None] = [None] * n
+    first = alone[dist[0]]
+    if first is not None:
+        best_total, best_choice = greedy(0, first)
+    for start in range(n):
+        if start and dist[start] == dist[start - 1] or best_total >= sum(upper):
+            continue
+        tops: list[_Found] = []
+        for slack in range(0, GREEDY_SLACK + 1, 10):
+            try:
+                tops = search.routes(dist[start], max(upper[start] - slack, 1),
+                                     most=GREEDY_STARTS)
+            except _TooMany:
+                break
+        tops.sort(key=lambda f: (-f[0], f[3]))
+        for top in tops:
+            if top[0] + sum(upper) - upper[start] <= best_total:
+                break
+            total, taken = greedy(start, top)
+            if total > best_total:
+                best_total, best_choice = total, taken
+
+    # and with one train kept off a station exit its route takes (when one train's
+    # best route takes every exit, the others get nothing), while that pays
+    g = search.graph
+    tried: set[tuple[int | None, int]] = set()
+    better = n > 1
+    while better and best_total < sum(upper):
+        better = False
+        for start in range(n):
+            mine = best_choice[start]
+            if mine is None:
+                continue
+            for station in g.stations:
+                for move in g.leave(station):
+                    if not move.track & mine[1] or (dist[start], move.track) in tried:
+                        continue
+                    tried.add((dist[start], move.track))
+                    got = search.routes(dist[start], 1, move.track, best=True)
+                    if got and got[0][0] + sum(upper) - upper[start] > best_total:
+                        total, taken = greedy(start, got[0])
+                        if total > best_total:
+                            best_total, best_choice = total, taken
+                            better = True
 
     if n > 1 and best_total < sum(upper):
         _combine(search, dist, upper, best_total, best_choice)
@@ -456,8 +766,7 @@ def _best(search: _Search, trains: list[TrainSpec]) -> Run:
         if found is not None:
             index = order[position]
             routes[index] = search.route(found, trains[index][0])
-    result = tuple(r for r in routes if r is not None)
-    return Run(result, sum(r.revenue for r in result))
+    return routes
 
 
 def _revenue(found: _Found | None) -> int:
@@ -474,7 +783,9 @@ def _combine(
     """Improve `choice` (total `lower`) to the best assignment, in place.
 
     Trains 0..n-2 take stop sequences from lists of candidates (with every track that
-    realises them), the last train its best route on the track left (a search).  A
+    realises them), the last train its best partner from its own list (pair) or, where
+    it may earn less than the list holds, its best route on the track left (refine, a
+    search); docs/routes.md, "Best of all trains".  A
     better total T > lower needs each train's route to earn at least T - (what the
     other trains earn at most), so the candidates of train i are the sequences earning
     at least lower + 1 - sum(upper[j], j != i); the first train of a group of identical
@@ -497,10 +808,27 @@ def _combine(
         if group_first[i]:
             t = max(t, need_first[i])
         thresholds[dist[i]] = min(thresholds.get(dist[i], t), t)
+    # The last train's candidate sequences down to `last_floor` (a list of bounded
+    # size), with the track each surely uses: train n-2's sequences are paired with
+    # them, best first, while the last train need not earn less than `last_floor`.
+    last_floor = lower + 1 - (total_upper - upper[-1])
+    last_list: list[_Found] = []
+    while last_floor <= upper[-1]:
+        try:
+            last_list = search.routes(dist[-1], max(last_floor, 1), most=LAST_LIST)
+            break
+        except _TooMany:
+            last_floor += max(10, (upper[-1] - last_floor) // 2)
+    last_list.sort(key=lambda f: (-f[0], f[3]))
+    last_value = [f[0] for f in last_list]
+    last_sure = [search.sure(f[3]) for f in last_list]
     candidates = {}
     for d, t in thresholds.items():
-        found = search.routes(d, max(t, 1))
-        found.sort(key=lambda f: (-f[0], f[3]))
+        if d == dist[-1] and t >= last_floor:  # listed already
+            found = [f for f in last_list if f[0] >= t]
+        else:
+            found = search.routes(d, max(t, 1))
+            found.sort(key=lambda f: (-f[0], f[3]))
         candidates[d] = found
     lists = [candidates.get(d, []) for d in dist]
     # after train i: identical trains earn at most what train i earns (they come in
@@ -547,14 +875,30 @@ def _combine(
         same, other, mine = same_after[i], other_after[i], upper[i]
         start = 0 if group_first[i] else low
         floor = need_first[i] if group_first[i] else -1 << 62
-        for index in range(start, len(options)):
+        if i == n - 2:
+            # first every pair with a listed route of the last train, then (with the
+            # best total found so far) the searches around the rest
+            later = []
+            for index in range(start, len(options)):
+                found = options[index]
+                value = found[0]
+                if total + value + same * min(value, mine) + other <= best_total or \
+                        value < floor:
+                    break
+                legs = pair(found, used, total + value)
+                if legs is not None:
+                    later.append((found, legs))
+            for found, legs in later:
+                value = found[0]
+                if total + value + same * min(value, mine) + other <= best_total:
+                    break
+                if best_total + 1 - total - value < max(last_floor, 1):
+                    refine(found, legs, 0, 0, [], used, total + value)
+        for index in range(start if i < n - 2 else len(options), len(options)):
             found = options[index]
             value = found[0]
             if total + value + same * min(value, mine) + other <= best_total or value < floor:
                 break
-            if i == n - 2:
-                pair(found, used, total + value)
-                continue
             # identical trains may run the same stops on different track: same index
             for track, states in search.realisations(found, used):
                 picked[i] = _with(found, track, states)
@@ -563,17 +907,44 @@ def _combine(
         if total + other > best_total and floor <= 0:  # train i (and its likes) idle
             combine(i + 1, used, total, len(options))
 
-    def pair(found: _Found, used: int, total: int) -> None:
-        """The stops of `found` for train n-2, then the last train."""
+
+    def pair(found: _Found, used: int, total: int) -> list[tuple[int, int]] | None:
+        """The stops of `found` for train n-2 (the trains before it took `used`, they
+        and it earn `total`) with the last train's listed routes: the best of these
+        pairs.  Returns the legs of `found` (None: no track for them)."""
         nonlocal best_total
         legs = list(itertools.pairwise(found[3]))
         some, _, track = _find_track(search, legs, used)
         if some is None:
-            return  # no track for these stops beside the earlier trains'
+            return None  # no track for these stops beside the earlier trains'
         if total > best_total:  # the last train idle
             best_total = total
             choice[:] = [*picked[:-2], _with(found, track, _flat(some)), None]
-        refine(found, legs, 0, 0, [], used, total)
+        need = best_total + 1 - total
+        cap = upper[-1] if not same_after[-2] else min(upper[-1], found[0])
+        taken = search.sure(found[3]) | used
+        begin = bisect.bisect_left(last_value, -cap, key=operator.neg)
+        end = len(last_list)
+        if need < last_floor:  # refine searches later anyway: only a quick look here
+            end = min(end, begin + PAIR_LOOK)
+        for k in range(begin, end):
+            value = last_value[k]
+            if value < need:
+                break
+            if last_sure[k] & taken:
+                continue
+            other = last_list[k]
+            more = list(itertools.pairwise(other[3]))
+            both, _, _ = _find_track(search, legs + more, used)
+            if both is not None:
+                best_total = total + value
+                mine, theirs = both[:len(legs)], both[len(legs):]
+                g = search.graph
+                choice[:] = [*picked[:-2],
+                             _with(found, g.track_of(_flat(mine)), _flat(mine)),
+                             _with(other, g.track_of(_flat(theirs)), _flat(theirs))]
+                break
+        return legs
 
     def refine(found: _Found, legs: list[tuple[int, int]], j: int, track: int,
                states: list[int], used: int, total: int) -> None:
@@ -611,7 +982,7 @@ def _combine(
         for way, way_track in _leg_ways(search, a, b, used | track):
             refine(found, legs, j + 1, track | way_track, states + way, used, total)
 
-    combine(0, 0, 0, 0)
+    combine(0, search.blocked, 0, 0)
 
 
 def has_route(board_map: Map, board: BoardState, corp: str) -> bool:
@@ -678,8 +1049,8 @@ def check_run(
     for the player when a route is illegal or the routes cannot all be run at once.
     """
     rules = rules or RevenueRules()
-    graph = RouteGraph(board_map, board, corp, column, rules.values)
-    search = _Search(graph, rules)
+    search = _search_for(board_map, board, corp, column, rules)
+    graph = search.graph
     untracked: dict[StopKey, int] = {}
     written = _read_written(board_map, board, corp, trains, explicit, graph, untracked)
 
@@ -810,7 +1181,7 @@ def _realise(
     at once.  Returns per route (stop numbers, directed states in order)."""
     g = search.graph
     stations = set(g.stations)
-    stations.update(n for key, n in untracked.items() if key in set(g.board.stations(corp)))
+    stations.update(n for key, n in untracked.items() if key in set(g.board.route_stations(corp)))
     names = [[_name(g, x, w.tokens[j]) for j, x in enumerate(stops)]
              for w, stops in zip(written, reading, strict=True)]
     for w, stops, label in zip(written, reading, names, strict=True):
@@ -1001,7 +1372,7 @@ def legal_routes(
     """Every legal route of `corp` for a train of `distance` stops (None: unlimited),
     each once (in one of its two directions), best first."""
     rules = rules or RevenueRules()
-    search = _Search(RouteGraph(board_map, board, corp, column, rules.values), rules)
+    search = _search_for(board_map, board, corp, column, rules)
     name = str(distance or "D")
     result = []
     for found in sorted(search.routes(distance, -1 << 62), key=lambda f: (-f[0], f[3])):
