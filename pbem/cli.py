@@ -109,18 +109,22 @@ def new(env: Env, title: str, players: tuple[str, ...], seed: int | None, seatin
 
 @main.command()
 @click.argument("game", type=int)
-@click.option("--as", "actor", required=True, metavar="NAME", help="The player acting.")
+@click.option("--as", "actor", required=True, metavar="NAME",
+              help="The player acting, or referee.")
 @click.argument("commands")
 @click.pass_obj
 def act(env: Env, game: int, actor: str, commands: str) -> None:
     """Apply COMMANDS (separated by newlines or ';') for a player, all or none.
 
-    Exit 0 when applied, 1 when refused (nothing is recorded then).
+    Exit 0 when applied, 1 when refused (nothing is recorded then). The referee
+    (--as referee) may end the game now ("end game") or act for a player
+    ("as Alice pass").
 
     \b
     Example:
       pbem act 1 --as Alice "bid CA 170"
       pbem act 1 --as Bob "sell 2 PRR; buy NYC"
+      pbem act 1 --as referee "end game"
     """
     store = env.store()
     try:

@@ -54,6 +54,9 @@ def import_18xx(env: Any, file: str, check: bool, to: int | None,
         sys.exit(2)
     players = ", ".join(imported.names[p.key] for p in log.players)
     click.echo(f"Game #{imported.game_id}: {log.title}, {players}")
+    if imported.readings:
+        click.echo("The log's record needs the site's older reading: " + ", ".join(
+            f"{k}={v}" for k, v in imported.readings.items()))
     if imported.refusal is not None:
         click.echo("\n".join(describe_refusal(imported.refusal)))
         click.echo(f"Game #{imported.game_id} is left before that action.")

@@ -11,6 +11,7 @@ from typing import Any
 from .engine.errors import RulesError, SetupError
 from .engine.game import (
     ENGINE_VERSION,
+    REFEREE,
     apply_facts,
     decide,
     legal_moves,
@@ -139,6 +140,8 @@ def parse_context(state: GameState) -> ParseContext:
 
 
 def resolve_player(state: GameState, name: str) -> str:
+    if name.lower() == REFEREE:
+        return REFEREE
     for known in state.names:
         if known.lower() == name.lower():
             return known

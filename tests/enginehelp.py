@@ -12,8 +12,8 @@ from pbem.engine.state import GameState, player_holder
 
 
 class Table:
-    def __init__(self, names: list[str], **options: str) -> None:
-        self.state: GameState = new_game("1830", names, 1, options)
+    def __init__(self, names: list[str], title: str = "1830", **options: str) -> None:
+        self.state: GameState = new_game(title, names, 1, options)
         self.log: list[str] = []
         self.facts: list[list[dict[str, Any]]] = []
 

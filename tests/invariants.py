@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.closing import CLOSED
 from pbem.engine.shares import (
     certificate_count,
     certificate_limit,
     limit_problems,
     pool_certificates,
 )
-from pbem.engine.state import IPO, POOL, GameState, player_holder
+from pbem.engine.state import IPO, POOL, GameState, corp_holder, player_holder
 from pbem.engine.trains import train_count, train_limit
 
 BANK_TOTAL = 12000
@@ -19,6 +20,8 @@ BANK_TOTAL = 12000
 def check(state: GameState, actor: str, action: dict[str, Any]) -> None:
     money(state)
     shares(state)
+    redeemed_shares(state)
+    closed_companies(state)
     privates(state)
     if state.phase is not None:
         trains(state)
@@ -40,7 +43,10 @@ def shares(state: GameState) -> None:
     holders = {IPO, POOL} | {player_holder(n) for n in state.names}
     for sym, corp in state.corps.items():
         assert len(corp.certs) == 1 + rules.ordinary_shares
-        assert set(corp.certs) <= holders, corp.certs
+        if corp.closed:
+            continue
+        redeemable = {corp_holder(sym)} if "redemption" in rules.extra else set()
+        assert set(corp.certs) <= holders | redeemable, corp.certs
         assert corp.certs[0] != POOL
         assert pool_certificates(state, sym) <= rules.pool_certificate_limit
         president = state.president(sym)
@@ -49,7 +55,39 @@ def shares(state: GameState) -> None:
             assert mine >= rules.president_percent
             assert all(state.percent(sym, player_holder(n)) <= mine for n in state.names)
         if corp.floated:
-            assert state.percent(sym, IPO) <= 100 - rules.float_percent
+            assert state.percent(sym, IPO) <= 100 - rules.corp_float_percent(sym) or \
+                corp.reissued
+        if corp.par is not None and not corp.reissued:
+            assert corp.par in rules.market.par_prices
+
+
+def redeemed_shares(state: GameState) -> None:
+    """1870: a company holds at most four of its own shares, never the president's
+    certificate, and its frozen reissue money is part of its cash (p.17-18)."""
+    if "redemption" not in state.rules.extra:
+        return
+    most = state.rules.extra["redemption"]["max_in_treasury"]
+    for sym, corp in state.corps.items():
+        own = state.cert_indexes(sym, corp_holder(sym))
+        assert len(own) <= most and 0 not in own, (sym, own)
+        assert 0 <= corp.frozen <= corp.cash
+
+
+def closed_companies(state: GameState) -> None:
+    """A closed company leaves nothing behind: no certificates, stations, trains,
+    money, privates or markers, and no token on the market (1870, p.7)."""
+    for sym, corp in state.corps.items():
+        if not corp.closed:
+            assert CLOSED not in corp.certs
+            continue
+        assert set(corp.certs) == {CLOSED}
+        assert corp.cash == 0 and not corp.trains and corp.cell is None
+        assert not list(state.board.stations(sym))
+        assert not state.privates_of(corp_holder(sym))
+        markers = getattr(state.board, "markers", {}) or {}
+        assert not [k for k, v in markers.items()
+                    if isinstance(v, dict) and v.get("corp") == sym and "destination" in k]
+        assert all(sym not in corps for corps in state.over_limit.values())
 
 
 def privates(state: GameState) -> None:
@@ -84,7 +122,8 @@ def tiles_and_tokens(state: GameState) -> None:
         assert board.tiles_left.get(tile, 0) >= 0
     for sym in state.corps:
         stations = list(board.stations(sym))
-        assert len(stations) <= len(state.rules.corp(sym).token_prices)
+        destination = 1 if state.rules.corp(sym).destination else 0  # 1870, p.23
+        assert len(stations) <= len(state.rules.corp(sym).token_prices) + destination
         assert len({c for c, _ in stations}) == len(stations), (sym, stations)
     for coord, stops in board.tokens.items():
         tile = state.map.tiles.get(board.tiles[coord][0]) if coord in board.tiles else \

@@ -74,11 +74,34 @@ def test_conformance_table_lists_every_log(tmp_path: Path) -> None:
         else:
             rows.append(check_file(path, tmp_path / f"{len(rows)}.db"))
     print("\n" + "\n".join(row.line(FIXTURES) for row in rows))
+    assert {row.title for row in rows} == {"1830", "1870"}
     for row in rows:
-        if row.title == "1830":
-            assert row.matches, row.line(FIXTURES)
-        else:
-            assert row.verdict.startswith("not imported: pbem cannot import 1870")
+        assert row.matches, row.line(FIXTURES)
+
+
+def test_a_run_of_no_route_is_run_nothing(tmp_path: Path) -> None:
+    """The site records a corporation that runs no route as ``run_routes`` with no
+    routes (and, for the $0, a withhold): pbem's "run nothing" (legal with the site's
+    best_run=free), the $0 withheld with it.  29133.json with its first run emptied."""
+    data = json.loads((FIXTURES / "1830" / "29133.json").read_text(encoding="utf-8"))
+    actions = data["actions"]
+    at = next(i for i, a in enumerate(actions) if a["type"] == "run_routes")
+    corp = actions[at]["entity"]
+    actions[at]["routes"] = []
+    after = next(a for a in actions[at + 1:] if a["type"] == "dividend")
+    after["kind"] = "withhold"
+    stop = next(a["id"] for a in actions[at + 1:] if a["type"] != "dividend")
+    path = tmp_path / "no-route.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    store = open_store(":memory:", now="2024-01-01T00:00:00+00:00")
+    _, result = import_log(store, path, to=stop)
+    assert result.refusal is None, result.refusal and result.refusal.reason
+    texts = [t for a in result.applied if a.site.get("id") == actions[at]["id"]
+             for _, t in a.commands]
+    assert texts == ["run nothing"]
+    assert result.state.round["turn"]["run"] == {"revenue": 0, "routes": []}
+    assert result.state.round["turn"]["dividend"] == "withhold"
+    assert result.state.round["current"] == corp
 
 
 def test_cli_import_check_and_to(tmp_path: Path) -> None:

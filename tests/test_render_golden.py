@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_render_1870 import connection, midgame_1870, stock_round
 from test_render_positions import late_1830, midgame_1830, random_board
 
 from pbem.engine.board import load_map
@@ -49,6 +50,27 @@ def market_1870() -> str:
     return market_text(state)
 
 
+def protection_1870() -> str:
+    """Ann sold a MP share (the token fell a row); Dewey may protect it."""
+    from pbem.engine.facts import apply
+    from pbem.engine.state import POOL
+
+    state = midgame_1870()
+    stock_round(state, current="Ann", protection={
+        "corp": "MP", "seller": "Ann", "count": 1, "amount": 200, "row": 1, "col": 13,
+        "arrival": state.corps["MP"].arrival, "price": 200, "president": "Dewey"},
+        protection_queue=[])
+    apply(state, {"f": "cert", "corp": "MP", "index": 6, "to": POOL})
+    apply(state, {"f": "market", "corp": "MP", "row": 2, "col": 13})
+    return prompt_text(state, "Dewey", ["Ann sells 1 MP share for $200."])
+
+
+def connection_1870() -> str:
+    state = midgame_1870()
+    connection(state, "marker")
+    return prompt_text(state, "Ben")
+
+
 CASES: dict[str, Callable[[], str]] = {
     "1830-start-tables": lambda: tables_text(start_1830()),
     "1830-start-market": lambda: market_text(start_1830()),
@@ -63,6 +85,11 @@ CASES: dict[str, Callable[[], str]] = {
     "1830-late-board": lambda: text_board(late_1830()),
     "1870-board": board_1870,
     "1870-start-market": market_1870,
+    "1870-midgame-market": lambda: market_text(midgame_1870()),
+    "1870-midgame-tables": lambda: tables_text(midgame_1870()),
+    "1870-midgame-board": lambda: text_board(midgame_1870()),
+    "1870-midgame-prompt-protection-dewey": protection_1870,
+    "1870-midgame-prompt-connection-ben": connection_1870,
 }
 
 

@@ -39,3 +39,33 @@ def test_every_state_of_a_whole_game_renders(players: int, seed: int, visibility
     check_lines(final.text())
     if game.state.finished:
         assert "The game is over." in final.prompt
+
+
+def special_1870(state) -> bool:  # type: ignore[no-untyped-def]
+    """A state with one of 1870's decisions between turns waiting."""
+    rnd = state.round
+    return bool(rnd.get("protection") or rnd.get("connection") or rnd.get("proposal"))
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_states_of_a_whole_1870_game_render(seed: int) -> None:
+    """Every state with a price protection offer, a redemption asked of a player or a
+    connection run waiting, and every 20th state, of a self-played 1870 game render
+    within the limits; the prompt names the special decision."""
+    game = SelfPlay(3, seed, "1870")
+    rendered = special = 0
+    while not game.state.finished and len(game.history) < 8000:
+        name, _, decision = game.step()
+        state = game.state
+        if not special_1870(state) and len(game.history) % 20:
+            continue
+        viewer = (to_act(state) or [name])[0]
+        parts = sections(state, viewer, decision.log[-5:])
+        check_lines(parts.text())
+        if special_1870(state):
+            special += 1
+            assert f"{viewer}: " in parts.prompt, parts.prompt
+        rendered += 1
+    assert game.state.finished and rendered > 50 and special > 0
+    ET.fromstring(svg_map(game.state))
+    check_lines(sections(game.state, None).text())

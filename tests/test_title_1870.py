@@ -81,16 +81,21 @@ def variant(**options: str) -> Title:
 # --- loading -------------------------------------------------------------------------
 
 
-def test_1870_loads_but_the_engine_does_not_run_it(t: Title) -> None:
+def test_1870_loads_and_the_engine_runs_it(t: Title) -> None:
     assert "1870" in titles()
     assert t.title == "1870" and "Mayfair" in t.name
-    assert t.engine_support is False
+    assert t.engine_support is True
     assert load_title("1830").engine_support is True
+    state = new_game("1870", ["Alice", "Bob", "Carol"], 1, {})
+    assert [p.cash for p in state.players] == [700, 700, 700] and state.bank == 12000 - 2100
 
 
-def test_new_1870_game_is_refused_with_a_sentence() -> None:
-    with pytest.raises(SetupError, match="cannot run 1870"):
-        new_game("1870", ["Alice", "Bob", "Carol"], 1, {})
+def test_1870_seven_players_only_with_the_players_option() -> None:
+    names = ["A1", "B2", "C3", "D4", "E5", "F6", "G7"]
+    with pytest.raises(SetupError, match="2 to 6 players"):
+        new_game("1870", names, 1, {})
+    state = new_game("1870", names, 1, {"players": "2-7"})
+    assert [p.cash for p in state.players] == [300] * 7
 
 
 def test_1830_loads_as_before() -> None:
@@ -367,7 +372,8 @@ def test_p9_private_company_abilities(t: Title) -> None:
 
 
 def test_p10_bids_exceed_the_cost_then_the_bid_by_5(t: Title) -> None:
-    assert t.extra["auction"] == {"first_bid_over_value": 5, "min_raise": 5}
+    assert t.extra["auction"] == {"first_bid_over_value": 5, "min_raise": 5,
+                                  "start": "left-of-highest", "all_pass": "revenue-then-drop"}
 
 
 def test_p9_cattle_and_port_cities(t: Title, board) -> None:  # type: ignore[no-untyped-def]

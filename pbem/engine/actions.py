@@ -33,8 +33,10 @@ Stock round (rules 4-5):
 
 Operating round (issue 3; listed so the language is complete):
   {"type": "lay", "tile": "57", "hex": "H12", "exits": ["SW", "NE"] | None, "with": None | "CS"}
+  {"type": "lay", ..., "paths": [["W", "NE"], ["W", "SE"]]}   lay 25 H14 W-NE/W-SE (the track)
   {"type": "token", "hex": "G19", "city": 2 | None, "with": None | "DH"}
   {"type": "run", "routes": None | [{"train": "3", "stops": ["H12", "I15", "J14"]}]}
+  {"type": "run", "routes": []}                           run nothing
   {"type": "payout"} / {"type": "withhold"} / {"type": "half"}
   {"type": "buy_train", "train": None | "4" | "D", "source": None | "bank" | "pool" | "NYC",
    "price": None | 150, "trade": None | "5"}
@@ -45,9 +47,17 @@ Operating round (issue 3; listed so the language is complete):
                                                           buy private DH from Alice for 140
   {"type": "pass"}                                        done / pass
 
-1870 (issue 4): {"type": "protect"}, {"type": "decline"}, {"type": "redeem", "corp": "MP"},
-  {"type": "reissue", "corp": "MP"}, {"type": "destination"}, {"type": "port", "hex": "M20"},
-  {"type": "cattle", "hex": "E12"}
+1870:
+  {"type": "protect", "corp": None | "MP"} / {"type": "decline"}   (a price-protection offer)
+  {"type": "redeem", "corp": "MP"}                        redeem MP (from the open market)
+  {"type": "redeem", "corp": "MP", "from": "Bob"}         redeem MP from Bob (Bob answers)
+  {"type": "reissue", "corp": "MP"}                       reissue MP
+  {"type": "destination", "marker": "place" | "keep"}     destination place / keep
+  {"type": "port", ...}, {"type": "cattle", "hex": "E12"} (see pbem.notation.operating)
+
+Referee (actor "referee"; issue 7):
+  {"type": "end_game"}                                    end game (now, scored as it stands)
+  {"type": "as", "player": "Alice", "action": {...}}      as Alice <command>
 
 Any time (handled by the service, not the engine's turn order):
   {"type": "say", "text": "..."}, {"type": "help", "topic": None | "bid"}, {"type": "show"},
@@ -67,7 +77,7 @@ ENGINE_TYPES = frozenset(
         "buy_private", "bid", "pass", "par", "buy_share", "sell", "exchange",
         "sell_private", "accept", "decline", "lay", "token", "run", "payout",
         "withhold", "half", "buy_train", "discard", "bankrupt", "protect", "redeem",
-        "reissue", "destination", "port", "cattle",
+        "reissue", "destination", "port", "cattle", "end_game", "as",
     }
 )
 

@@ -144,6 +144,9 @@ def pass_turn(ctx: Ctx) -> None:
     if passes < len(state.players):
         ctx.round_set(passes=passes, current=state.left_of(actor))
         return
+    if all_pass_rule(state) == "revenue-then-drop":
+        everybody_passed_1870(ctx)
+        return
     cheapest = unsold(state)[0]
     first = state.rules.privates_by_value()[0].sym
     if cheapest == first:
@@ -155,6 +158,43 @@ def pass_turn(ctx: Ctx) -> None:
     ctx.log("Everybody passed: the private companies pay their revenue.")
     pay_private_revenue(ctx)
     ctx.round_set(passes=0, current=state.priority)
+
+
+def all_pass_rule(state: GameState) -> str:
+    """What happens when everybody passes: 1830 lowers the cheapest private's price
+    first (1.2.3); 1870 holds an operating round that pays the privates' revenue and
+    then lowers the first private's price (Purchasing Private Companies, p.10)."""
+    return str(state.rules.extra.get("auction", {}).get("all_pass", "drop-first"))
+
+
+def everybody_passed_1870(ctx: Ctx) -> None:
+    """An operating round of private revenue only, then the price of the first private
+    drops $5 if it is unsold; at $0 the priority holder receives it (p.10)."""
+    state = ctx.state
+    if any(p.owner != BANK and not p.closed for p in state.privates.values()):
+        ctx.log("Everybody passed: an operating round in which the private companies pay "
+                "their revenue.")
+        pay_private_revenue(ctx)
+    else:
+        ctx.log("Everybody passed.")
+    first = state.rules.privates_by_value()[0].sym
+    if state.privates[first].owner == BANK:
+        drop = int(state.rules.private(first).extra.get("price_drop_when_unsold", MIN_RAISE))
+        price = max(0, state.privates[first].price - drop)
+        ctx.emit("private_price", sym=first, price=price)
+        ctx.log(f"The price of {first} drops to {money(price)}.")
+        if price == 0:
+            holder = state.priority
+            ctx.log(f"{holder} has the priority card and receives {first} at no charge.")
+            sell_private(ctx, first, holder, 0)
+            ctx.emit("priority", player=state.left_of(holder))
+            ctx.round_set(passes=0, current=state.priority)
+            if not state.round["pending_par"]:
+                continue_after_sale(ctx)
+            return
+    ctx.round_set(passes=0, current=state.priority)
+    ctx.log(f"Another initial stock round begins with {state.priority}, who has the "
+            "priority card.")
 
 
 def pay_private_revenue(ctx: Ctx) -> None:
@@ -197,13 +237,22 @@ def continue_after_sale(ctx: Ctx) -> None:
 
 def start_bidder_auction(ctx: Ctx, sym: str, bids: dict[str, int]) -> None:
     state = ctx.state
-    lowest = min(bids, key=lambda name: bids[name])
     leader = max(bids, key=lambda name: bids[name])
-    order = [name for name in state.clockwise_from(lowest) if name in bids]
+    if auction_start_rule(state) == "left-of-highest":
+        first = next(n for n in state.clockwise_from(leader)[1:] if n in bids)
+    else:
+        first = min(bids, key=lambda name: bids[name])
+    order = [name for name in state.clockwise_from(first) if name in bids]
     ctx.round_set(auction={"private": sym, "order": order, "leader": leader,
-                           "high": bids[leader], "current": lowest, "passes": 0})
+                           "high": bids[leader], "current": first, "passes": 0})
     ctx.log(f"Auction for {sym} between {', '.join(order)}: {leader} leads with "
-            f"{money(bids[leader])}; {lowest} bids first.")
+            f"{money(bids[leader])}; {first} bids first.")
+
+
+def auction_start_rule(state: GameState) -> str:
+    """Who bids first between the bidders: the lowest bidder (1830 1.2.2) or the bidder
+    to the left of the highest bidder (1870, p.10)."""
+    return str(state.rules.extra.get("auction", {}).get("start", "lowest-bid"))
 
 
 def lowest_bids_first(state: GameState) -> bool:

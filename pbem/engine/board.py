@@ -8,7 +8,6 @@ load_map() is the only code here that reads files (rules/<title>/map.json).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -134,24 +133,33 @@ class BoardState:
     tokens: hex -> one list per stop index of the hex's current tile (or printed
     hex), holding the corporations with a station there, in placement order.
     tiles_left: tile id -> copies still in the supply.
+    markers: the other pieces on the map (1870), by name: "cattle" -> {hex, stop,
+    corp}, "port" -> {hex, stop, corp, open}, "destination:<corp>" -> {hex, stop}
+    (stop None: at the edge of the hex, in no city space).
     """
 
     tiles: dict[str, tuple[str, int]] = field(default_factory=dict)
     tokens: dict[str, list[list[str]]] = field(default_factory=dict)
     tiles_left: dict[str, int] = field(default_factory=dict)
+    markers: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def new(cls, board_map: Map) -> BoardState:
         return cls(tiles_left=dict(board_map.manifest))
 
     def copy(self) -> BoardState:
-        return copy.deepcopy(self)
+        """A copy sharing nothing mutable (tiles are immutable tuples)."""
+        return BoardState(dict(self.tiles),
+                          {c: [list(s) for s in stops] for c, stops in self.tokens.items()},
+                          dict(self.tiles_left),
+                          {k: dict(v) for k, v in self.markers.items()})
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "tiles": {c: [t, r] for c, (t, r) in sorted(self.tiles.items())},
             "tokens": {c: [list(s) for s in stops] for c, stops in sorted(self.tokens.items())},
             "tiles_left": dict(self.tiles_left),
+            "markers": {k: dict(v) for k, v in sorted(self.markers.items())},
         }
 
     @classmethod
@@ -160,11 +168,16 @@ class BoardState:
             tiles={c: (str(t), int(r)) for c, (t, r) in data.get("tiles", {}).items()},
             tokens={c: [list(s) for s in stops] for c, stops in data.get("tokens", {}).items()},
             tiles_left={t: int(n) for t, n in data.get("tiles_left", {}).items()},
+            markers={k: dict(v) for k, v in data.get("markers", {}).items()},
         )
 
     def tokens_at(self, coord: str, stop: int) -> list[str]:
         stops = self.tokens.get(coord, [])
         return list(stops[stop]) if stop < len(stops) else []
+
+    def markers_at(self, coord: str) -> dict[str, dict[str, Any]]:
+        """The markers (cattle, port, destination) on hex `coord`, by name."""
+        return {k: m for k, m in self.markers.items() if m.get("hex") == coord}
 
     def stations(self, corp: str) -> Iterator[tuple[str, int]]:
         """(hex, stop index) of every station of `corp`."""
@@ -172,6 +185,17 @@ class BoardState:
             for index, corps in enumerate(stops):
                 if corp in corps:
                     yield coord, index
+
+    def route_stations(self, corp: str) -> list[tuple[str, int]]:
+        """The stations a route of `corp` may start from: its stations, and (1870) its
+        destination station marker placed at the edge of the destination hex (it is
+        one of the company's station markers, Operate Trains p.21; Connection Run
+        p.23), which stands for the city there (the destinations have one)."""
+        found = list(self.stations(corp))
+        marker = self.markers.get(f"destination:{corp}")
+        if marker is not None and marker.get("stop") is None:
+            found.append((str(marker["hex"]), 0))
+        return sorted(set(found))
 
 
 def tile_at(board_map: Map, board: BoardState, coord: str) -> tuple[Tile, int]:

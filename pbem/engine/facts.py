@@ -59,9 +59,12 @@ def _par(state: GameState, fact: Fact) -> None:
 
 
 def _market(state: GameState, fact: Fact) -> None:
-    """A share value token moves; arriving in a cell it goes under those there (4.5)."""
+    """A share value token moves; arriving in a cell it goes under those there (4.5).
+    ``restack``: it arrives again in the cell it stands in (1870: a sale's drop becomes
+    final when its price protection is declined)."""
     cell = state.corps[fact["corp"]].cell
-    if cell is not None and tuple(cell) == (fact["row"], fact["col"]):
+    if cell is not None and tuple(cell) == (fact["row"], fact["col"]) \
+            and not fact.get("restack"):
         return
     _place_token(state, fact["corp"], fact["row"], fact["col"])
 
@@ -147,9 +150,37 @@ def _ending(state: GameState, fact: Fact) -> None:
     state.ending = copy.deepcopy(fact["ending"])
 
 
+def _corp_closed(state: GameState, fact: Fact) -> None:
+    from .closing import apply_corp_closed
+
+    apply_corp_closed(state, fact["corp"])
+
+
+def _market_restore(state: GameState, fact: Fact) -> None:
+    """A protected sale: the token goes back to its box and its place in the stack."""
+    c = state.corps[fact["corp"]]
+    c.cell = (fact["row"], fact["col"])
+    c.arrival = fact["arrival"]
+
+
+def _over_limit(state: GameState, fact: Fact) -> None:
+    state.over_limit[fact["player"]] = list(fact["corps"])
+    if not fact["corps"]:
+        del state.over_limit[fact["player"]]
+
+
 def _game_over(state: GameState, fact: Fact) -> None:
     state.finished = True
     state.result = copy.deepcopy(fact["result"])
+
+
+def _marker(state: GameState, fact: Fact) -> None:
+    """1870: a marker (cattle, port, destination) is put on the map or changed."""
+    state.board.markers[fact["name"]] = copy.deepcopy(fact["marker"])
+
+
+def _marker_removed(state: GameState, fact: Fact) -> None:
+    state.board.markers.pop(fact["name"], None)
 
 
 APPLIERS: dict[str, Callable[[GameState, Fact], None]] = {
@@ -174,6 +205,11 @@ APPLIERS: dict[str, Callable[[GameState, Fact], None]] = {
     "token": _token,
     "token_move": _token_move,
     "ending": _ending,
+    "corp_closed": _corp_closed,
+    "market_restore": _market_restore,
+    "over_limit": _over_limit,
+    "marker": _marker,
+    "marker_removed": _marker_removed,
 }
 
 

@@ -8,12 +8,12 @@ from typing import Any
 
 from . import auction, operating, stock
 from .context import Ctx, require
-from .ending import note_bank_break
+from .ending import end_game, note_bank_break
 from .errors import RulesError, SetupError
 from .facts import Fact, apply
 from .shares import check_float, check_presidency, may_exceed_share_limit, ordinary_indexes
 from .state import IPO, POOL, GameState, initial_state, player_holder
-from .title import load_title
+from .title import load_title, load_title_for
 
 ENGINE_VERSION = "1"
 
@@ -26,6 +26,35 @@ class Decision:
     log: list[str] = field(default_factory=list)
 
 
+#: The referee's name as an actor (no player may take it, check_players).
+REFEREE = "referee"
+#: Actions only the referee sends.
+REFEREE_ONLY = frozenset({"end_game", "as"})
+
+
+def format_referee(action: dict[str, Any]) -> str:
+    return "end the game" if action["type"] == "end_game" else "act for another player"
+
+
+def referee_decide(state: GameState, action: dict[str, Any]) -> Decision:
+    """The referee's commands: ``as Alice <command>`` (decided as Alice's), and
+    ``end game``: the game ends now (an 18xx.games game ended by hand), everybody scored
+    as for a normal end (cash, shares at market value, privates at face value)."""
+    kind = action["type"]
+    if kind == "as":
+        inner = action["action"]
+        if inner["type"] in REFEREE_ONLY:
+            raise RulesError("The referee acts for a player with a player's command.")
+        return decide(state, action["player"], inner)
+    if kind == "end_game":
+        ctx = Ctx(state.clone(), REFEREE)
+        ctx.log("The referee ends the game.")
+        end_game(ctx, "manual")
+        return Decision(ctx.facts, ctx.lines)
+    raise RulesError("The referee may end the game (end game) or act for a player "
+                     "(as Alice <command>); other commands are the players'.")
+
+
 def seat_players(names: list[str], seed: int, seating: str) -> list[str]:
     """Seat order: as given ("fixed"), or shuffled by the game's seed ("random", C-2.1)."""
     order = list(names)
@@ -34,15 +63,11 @@ def seat_players(names: list[str], seed: int, seating: str) -> list[str]:
     return order
 
 
-#: Titles whose rules the engine carries out (others may have data in rules/ already).
-ENGINE_TITLES = ("1830",)
-
-
-def check_players(title: str, names: list[str]) -> None:
-    if title not in ENGINE_TITLES:
+def check_players(title: str, names: list[str], options: dict[str, str] | None = None) -> None:
+    rules = load_title_for(title, options or {})
+    if not rules.engine_support:
         raise SetupError(f"pbem cannot run {title} games yet: its rules are still being "
-                         f"built. It runs {', '.join(ENGINE_TITLES)}.")
-    rules = load_title(title)
+                         "built.")
     if not rules.min_players <= len(names) <= rules.max_players:
         raise SetupError(f"{title} is for {rules.min_players} to {rules.max_players} players, "
                          f"not {len(names)}.")
@@ -59,8 +84,9 @@ def check_players(title: str, names: list[str]) -> None:
 
 def new_game(title: str, seated: list[str], seed: int, options: dict[str, str]) -> GameState:
     """The state before the first command, players in seat order (the first has priority)."""
-    check_players(title, seated)
-    state = initial_state(title, seated, seed, load_title(title).resolve_options(options))
+    resolved = load_title(title).resolve_options(options)
+    check_players(title, seated, resolved)
+    state = initial_state(title, seated, seed, resolved)
     state.round = auction.new_auction_round(seated[0])
     return state
 
@@ -72,6 +98,10 @@ def decide(state: GameState, actor: str, action: dict[str, Any]) -> Decision:
     """
     if state.finished:
         raise RulesError("The game is over.")
+    if actor == REFEREE:
+        return referee_decide(state, action)
+    if action["type"] in REFEREE_ONLY:
+        raise RulesError(f"Only the referee may {format_referee(action)}.")
     if actor not in state.names:
         raise RulesError(f"{actor} is not a player in this game.")
     ctx = Ctx(state.clone(), actor)

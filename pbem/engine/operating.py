@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import orrun, ortrack, ortrains
+from . import connection, ending, orrun, ortrack, ortrains, protection
 from .auction import pay_private_revenue
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .rounds import after_operating_round, floated_in_order
 from .state import GameState, corp_holder, player_holder
+from .trains import rules_1870
 
 STEPS = ("home", "track", "token", "run", "dividend", "trains")
 
@@ -33,8 +34,10 @@ def begin_operating_round(ctx: Ctx, sr_number: int, index: int, count: int) -> N
                    "operated": [], "current": None, "turn": new_turn(), "discards": [],
                    "proposal": None})
     ctx.log(f"Operating round {sr_number}.{index} begins.")
+    if ending.ends_before_operating(ctx):  # 1870 $400 finish reached in the stock round
+        return
     pay_private_revenue(ctx)
-    next_corporation(ctx)
+    connection.at_round_start(ctx)  # 1870 connection runs, then the first company
 
 
 def next_corporation(ctx: Ctx) -> None:
@@ -89,6 +92,8 @@ def settle_run(ctx: Ctx, corp: str) -> None:
 def end_turn(ctx: Ctx, corp: str) -> None:
     state = ctx.state
     settle_run(ctx, corp)
+    if ctx.state.corps[corp].closed:
+        return
     if ortrains.must_buy_train(state, corp):
         cheapest = ortrains.cheapest_available(state)
         raise RulesError(f"{corp} has a route and no train: it must buy one now (the cheapest "
@@ -96,7 +101,7 @@ def end_turn(ctx: Ctx, corp: str) -> None:
     ctx.log(f"{corp} ends its turn.")
     ctx.emit("corp", corp=corp, values={"operated": True})
     ctx.round_set(operated=state.round["operated"] + [corp], current=None)
-    next_corporation(ctx)
+    connection.after_turn(ctx, corp)  # 1870 connection runs, then the next company
 
 
 # -- deciding -------------------------------------------------------------------------------
@@ -106,6 +111,14 @@ def decide(ctx: Ctx, action: dict[str, Any]) -> None:
     state = ctx.state
     rnd = state.round
     kind = action["type"]
+    if rnd.get("connection"):  # 1870: a connection run between turns
+        connection.decide(ctx, action)
+        return
+    if rnd.get("protection"):  # 1870: price protection of a forced sale
+        protection.answer(ctx, action)
+        if not protection.next_offer(ctx):
+            ctx.round_set(protection_last=None)
+        return
     if rnd["proposal"]:
         answer_proposal(ctx, kind)
         return
@@ -122,6 +135,17 @@ def decide(ctx: Ctx, action: dict[str, Any]) -> None:
         ortrack.move_station(ctx, corp, action)
         return
     HANDLERS.get(kind, refuse)(ctx, corp, action)
+    if state.corps[corp].closed and state.round.get("current") == corp:
+        end_closed_turn(ctx, corp)
+
+
+def end_closed_turn(ctx: Ctx, corp: str) -> None:
+    """A company that closed during its own turn (1870: its token entered the closing
+    section) operates no further."""
+    state = ctx.state
+    ctx.round_set(operated=state.round["operated"] + [corp], current=None,
+                  discards=[c for c in state.round["discards"] if c != corp])
+    connection.after_turn(ctx, corp)
 
 
 def refuse(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
@@ -187,19 +211,28 @@ def do_dividend(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
 def do_buy_train(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require_home(ctx.state, corp)
     settle_run(ctx, corp)
+    if ctx.state.corps[corp].closed:
+        return
     ortrains.buy_train(ctx, corp, action)
 
 
 def do_sell(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require_home(ctx.state, corp)
     settle_run(ctx, corp)  # forced sales belong to the train step, after the dividend (6.1)
+    if ctx.state.corps[corp].closed:
+        return
     ortrains.emergency_sell(ctx, corp, action["sales"])
 
 
 def do_bankrupt(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require_home(ctx.state, corp)
     settle_run(ctx, corp)  # a corporation without revenue withholds first (6.1, 6.5)
+    if ctx.state.corps[corp].closed:
+        return
     ortrains.bankrupt(ctx, corp)
+
+
+PRIVATE_RULE_1870 = "1870 Purchasing Private Companies, p.19"
 
 
 def do_buy_private(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
@@ -207,22 +240,29 @@ def do_buy_private(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     state = ctx.state
     require_home(state, corp)
     assert state.phase is not None
-    require(state.rules.phase(state.phase).corporations_buy_privates, "Corporations may buy "
-            "private companies only in phases 3 and 4 (after the first 3-train).", "1830 3.1")
+    rule = PRIVATE_RULE_1870 if rules_1870(state) else "1830 3.1"
+    early = early_sale(state, corp, action.get("private") or "")  # 1870 MRBC, phase 1
+    require(early is not None or state.rules.phase(state.phase).corporations_buy_privates,
+            "Public companies may buy private companies only in phases 2 and 3 (from the "
+            "first 3-train to the first 5-train)." if rules_1870(state) else
+            "Corporations may buy private companies only in phases 3 and 4 (after the first "
+            "3-train).", rule)
     sym: str = action.get("private") or ""
     private = state.privates.get(sym)
     if private is None or private.closed:
         raise RulesError(f"{sym} is not an open private company.")
     require(private.owner.startswith("p:"), f"{sym} is not owned by a player; corporations never "
-            "sell private companies.", "1830 3.1")
+            "sell private companies.", rule)
     pdef = state.rules.private(sym)
     require(not pdef.extra.get("no_sale_to_corporation"), f"{sym} may not be sold to a "
-            "corporation.", "1830 appendix")
+            "corporation.", "1870 Private Companies, p.10" if rules_1870(state) else
+            "1830 appendix")
     price: int | None = action.get("price")
-    low, high = pdef.value // 2, pdef.value * 2
+    low, high = early or (pdef.value // 2, pdef.value * 2)
     if price is None or not low <= price <= high:
-        raise RulesError(f"{sym} may be bought for {money(low)} to {money(high)} (half to "
-                         "twice its face value).", "1830 3.1")
+        raise RulesError(f"{sym} may be bought for {money(low)} to {money(high)} "
+                         f"({'in phase 1' if early else 'half to twice its face value'}).",
+                         rule)
     require(state.corps[corp].cash >= price, f"{corp} has only {money(state.corps[corp].cash)}.")
     seller = private.owner[2:]
     proposal = {"kind": "private", "buyer": corp, "seller": seller, "private": sym,
@@ -240,6 +280,19 @@ def complete_private_sale(ctx: Ctx, proposal: dict[str, Any]) -> None:
     ctx.pay(corp_holder(corp), player_holder(seller), price)
     ctx.emit("private", sym=sym, owner=corp_holder(corp))
     ctx.log(f"{corp} buys {sym} from {seller} for {money(price)}.")
+    if rules_1870(ctx.state):
+        from .track1870 import after_private_bought
+
+        after_private_bought(ctx, corp, sym)
+
+
+def early_sale(state: GameState, corp: str, sym: str) -> tuple[int, int] | None:
+    """1870: the MRBC may be bought in phase 1 by MP or SSW for $20-40 (p.9, p.19)."""
+    if not rules_1870(state):
+        return None
+    from .track1870 import early_private_sale
+
+    return early_private_sale(state, corp, sym)
 
 
 def answer_proposal(ctx: Ctx, kind: str) -> None:
@@ -250,6 +303,8 @@ def answer_proposal(ctx: Ctx, kind: str) -> None:
     ctx.round_set(proposal=None)
     if kind == "decline":
         ctx.log(f"{ctx.actor} declines.")
+        if prop["kind"] == "train":
+            ortrains.train_sale_declined(ctx, prop)
         return
     if prop["kind"] == "private_to_player":
         ortrains.complete_emergency_private_sale(ctx, prop)
@@ -281,7 +336,19 @@ HANDLERS = {
         ctx, corp, action),
     "bankrupt": do_bankrupt,
     "pass": do_pass,
+    "cattle": lambda ctx, corp, action: do_marker(ctx, corp, action),
+    "port": lambda ctx, corp, action: do_marker(ctx, corp, action),
 }
+
+
+def do_marker(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+    """1870: the cattle token (SCC) or a port token (GSC), any time in the owning
+    company's operating turn (Private Companies, p.9)."""
+    require(rules_1870(ctx.state), f"There are no {action['type']} tokens in "
+            f"{ctx.state.title}.")
+    from . import tokens
+
+    (tokens.place_cattle if action["type"] == "cattle" else tokens.place_port)(ctx, corp, action)
 
 
 # -- what may be done -------------------------------------------------------------------------
@@ -294,6 +361,10 @@ def operating_player(state: GameState) -> str | None:
 
 def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
     rnd = state.round
+    if rnd.get("connection"):
+        return connection.legal(state)
+    if rnd.get("protection"):
+        return protection.moves(state)
     if rnd["proposal"]:
         return {rnd["proposal"]["answer_by"]: [{"action": {"type": "accept"}},
                                               {"action": {"type": "decline"}}]}
@@ -324,6 +395,11 @@ def corporation_moves(state: GameState, corp: str) -> list[dict[str, Any]]:
                 for i in range(2)
                 if ortrack.token_problem(state, corp, home, i) is None]
     moves: list[dict[str, Any]] = []
+    if rules_1870(state):
+        from .tokens import marker_moves
+        from .track1870 import private_moves
+
+        moves += marker_moves(state, corp) + private_moves(state, corp)
     if STEPS.index(step) <= STEPS.index("track") and not turn["laid"]:
         moves += ortrack.lay_options(state, corp)
     if STEPS.index(step) <= STEPS.index("token") and not turn["token"]:
@@ -337,6 +413,8 @@ def corporation_moves(state: GameState, corp: str) -> list[dict[str, Any]]:
         if revenue:
             moves.append({"action": {"type": "payout"}})
             moves.append({"action": {"type": "withhold"}})
+            if rules_1870(state):
+                moves.append({"action": {"type": "half"}})
             return moves
     moves += train_moves(state, corp)
     sales = ortrains.emergency_sales(state, corp)

@@ -6,9 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .context import Ctx, money, require
-from .dividends import pay_out, withhold
+from .dividends import pay_half, pay_out, withhold
 from .errors import RulesError
 from .state import GameState, board_key
+from .trains import rules_1870
 
 RUN_RULE = "1830 6.4"
 
@@ -35,13 +36,35 @@ def _remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
     return _CACHE[key]
 
 
+def revenue_rules(state: GameState, corp: str) -> Any:
+    """The company's revenue modifiers (routes.RevenueRules), None when it has none.
+
+    1870 (tokens.revenue_bonuses): the port and cattle tokens change a city's value, and
+    a destination marker placed at the connection run doubles the destination at the
+    end of a route (Operate Trains, p.21; Connection Run, p.23)."""
+    if not rules_1870(state):
+        return None
+    from .tokens import revenue_bonuses
+
+    rules = revenue_bonuses(state, corp)
+    return rules if rules.values or rules.end_bonus else None
+
+
+def rules_key(rules: Any) -> tuple[Any, ...]:
+    if rules is None:
+        return ()
+    return (tuple(sorted(rules.values.items())), tuple(sorted(rules.end_bonus.items())))
+
+
 def best(state: GameState, corp: str, trains: list[tuple[str, int | None]] | None = None) -> Any:
     from .routes import best_run
 
     specs = train_specs(state, corp) if trains is None else trains
     column = revenue_column(state)
-    key = ("best", state.title, corp, tuple(specs), column, board_key(state.board))
-    return _remember(key, lambda: best_run(state.map, state.board, corp, specs, column))
+    rules = revenue_rules(state, corp)
+    key = ("best", state.title, corp, tuple(specs), column, board_key(state.board),
+           rules_key(rules))
+    return _remember(key, lambda: best_run(state.map, state.board, corp, specs, column, rules))
 
 
 def has_route(state: GameState, corp: str) -> bool:
@@ -80,8 +103,12 @@ def run_trains(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> No
         decide_dividend(ctx, corp, "withhold")
         return
     top = best(state, corp)
+    if explicit is not None and not explicit:
+        run_nothing(ctx, corp, top)
+        return
     if explicit:
-        run = check_run(state.map, state.board, corp, specs, explicit, revenue_column(state))
+        run = check_run(state.map, state.board, corp, specs, explicit, revenue_column(state),
+                        revenue_rules(state, corp))
         if state.options.get("best_run", "required") == "required" and run.total < top.total:
             raise RulesError(f"Those routes earn {money(run.total)}, but {corp} can earn "
                              f"{money(top.total)}: {describe_run(top)}. The best total must be "
@@ -96,25 +123,56 @@ def run_trains(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> No
         decide_dividend(ctx, corp, "withhold")
 
 
+def run_nothing(ctx: Ctx, corp: str, top: Any) -> None:
+    """'run nothing' with trains: only when they have no route worth anything, or with
+    option best_run=free.  A corporation must run its trains for the best revenue (6.4:
+    "the combination of routes with the highest revenue should be chosen"; 6.5 note: "the
+    highest revenue route must be taken"; 1870 p.21: the president "is then required to
+    run" a higher route pointed out); its president may then withhold the revenue (6.5)."""
+    state = ctx.state
+    if top.total > 0 and state.options.get("best_run", "required") == "required":
+        rule = "1870 Operate Trains, p.21" if rules_1870(state) else "1830 6.4"
+        raise RulesError(f"{corp} has a route ({describe_run(top)}): a corporation must run "
+                         f"its trains for the best revenue, here {money(top.total)}. Its "
+                         "president may then keep the revenue in the treasury (withhold) "
+                         "instead of paying it out.", rule)
+    ctx.round_set(turn={**state.round["turn"], "run": {"revenue": 0, "routes": []},
+                        "step": "dividend"})
+    ctx.log(f"{corp} runs nothing.")
+    decide_dividend(ctx, corp, "withhold")
+
+
+def dividend_rule(state: GameState) -> str:
+    return "1870 Declare Dividends, p.21" if rules_1870(state) else "1830 6.5"
+
+
 def decide_dividend(ctx: Ctx, corp: str, how: str) -> None:
     state = ctx.state
+    rule = dividend_rule(state)
     turn = state.round["turn"]
     if turn["run"] is None:
         run_trains(ctx, corp, None)
         turn = state.round["turn"]
         if turn["dividend"] is not None:  # no revenue: already withheld
             require(how == "withhold", f"{corp} has no revenue, so it cannot pay a dividend.",
-                    "1830 6.5")
+                    rule)
             return
-    require(turn["dividend"] is None, f"{corp} has already decided its dividend.", "1830 6.5")
+    require(turn["dividend"] is None, f"{corp} has already decided its dividend.", rule)
     revenue = turn["run"]["revenue"]
     if how == "payout":
-        require(revenue > 0, f"{corp} has no revenue, so it cannot pay a dividend of $0.",
-                "1830 6.5")
+        require(revenue > 0, f"{corp} has no revenue, so it cannot pay a dividend of $0.", rule)
         pay_out(ctx, corp, revenue)
     elif how == "withhold":
         withhold(ctx, corp, revenue)
+    elif how == "half" and rules_1870(state):
+        require(revenue > 0, f"{corp} has no revenue, so it cannot pay a half dividend.", rule)
+        pay_half(ctx, corp, revenue)
     else:
         raise RulesError("In 1830 a corporation pays out or withholds; there is no half "
                          "dividend.", "1830 6.5")
     ctx.round_set(turn={**state.round["turn"], "dividend": how, "step": "trains"})
+    from .ending import note_400
+
+    note_400(ctx, corp)
+    if state.corps[corp].closed:  # withheld into the closing section (1870, p.7)
+        ctx.log(f"{corp} has closed and operates no further.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from . import hexes
@@ -9,7 +10,7 @@ from .board import tile_at
 from .context import Ctx, money, require
 from .errors import RulesError
 from .state import BANK, GameState, board_key, corp_holder
-from .tiles import unique_rotations
+from .tiles import Tile
 from .track import Reach, closed_lay_ok, lay_problem, placements, reachable, token_map
 
 TRACK_RULE = "1830 6.2"
@@ -59,6 +60,90 @@ def exits_text(state: GameState, tile_id: str, rotation: int) -> str:
     return "-".join(hexes.edge_name(e) for e in sorted(tile.exits(rotation)))
 
 
+# -- naming a placement ------------------------------------------------------------------------
+#
+# "lay 57 H12 SW-NE" names a placement by the sides its track touches.  A few tiles touch
+# the same sides in several ways: tile 25 (two curves leaving one side) touches SW, NW and
+# E with the junction at SW, at NW or at E.  Such a placement is named by its track, each
+# pair of sides a train may run between: "lay 25 H14 SW-NW/SW-E".
+
+
+def joins(tile: Tile, rotation: int) -> frozenset[frozenset[int]]:
+    """The pairs of hex sides a train may run between across the tile: a track from side
+    to side, or two sides of one city or town.  Two tracks leaving the same side do not
+    join their other ends: a route may not reverse at a junction (6.4.2)."""
+    pairs: set[frozenset[int]] = set()
+    at_stop: dict[int, set[int]] = {}
+    for a, b in tile.rotated_paths(rotation):
+        if a.kind == "edge" and b.kind == "edge":
+            pairs.add(frozenset((a.n, b.n)))
+            continue
+        for this, other in ((a, b), (b, a)):
+            if this.kind == "stop" and other.kind == "edge":
+                at_stop.setdefault(this.n, set()).add(other.n)
+    for edges in at_stop.values():
+        pairs.update(frozenset(p) for p in itertools.combinations(sorted(edges), 2))
+    return frozenset(pairs)
+
+
+def joins_text(tile: Tile, rotation: int) -> str:
+    """The track of a placement in the notation: "SW-NW/SW-E"."""
+    pairs = sorted(tuple(sorted(p)) for p in joins(tile, rotation))
+    return "/".join(f"{hexes.edge_name(a)}-{hexes.edge_name(b)}" for a, b in pairs)
+
+
+def placement_key(state: GameState, coord: str, tile_id: str, rotation: int) -> Any:
+    """What a placement puts on the board, whatever the rotation number: its track, its
+    stops (kind, value, sides, the stations moved onto them).  Tile 57 at rotations 0
+    and 3 lay the same track; so do tile 1's two towns at 0 and 3, their numbers swapped."""
+    tile = state.map.tiles[tile_id]
+    track = frozenset(frozenset((a.n, b.n)) for a, b in tile.rotated_paths(rotation)
+                      if a.kind == "edge" and b.kind == "edge")
+    if any(a.kind == "stop" and b.kind == "stop" for a, b in tile.rotated_paths(rotation)):
+        return track, tile.layout(rotation)  # stop to stop: keep the stop numbers
+    stations: dict[int, list[str]] = {}
+    if any(state.board.tokens.get(coord, [])):
+        moved = token_map(state.map, state.board, coord, tile_id, rotation) or {}
+        for old, corps in enumerate(state.board.tokens[coord]):
+            stations.setdefault(moved.get(old, old), []).extend(corps)
+    stops = sorted((s.kind, repr(s.revenue), s.slots, tuple(sorted(tile.stop_exits(i, rotation))),
+                    tuple(sorted(stations.get(i, [])))) for i, s in enumerate(tile.stops))
+    return track, tuple(stops)
+
+
+def distinct_placements(state: GameState, coord: str, tile_id: str,
+                        rotations: list[int]) -> list[int]:
+    """The rotations that put different things on the board (the first of each)."""
+    seen: set[Any] = set()
+    result = []
+    for rotation in rotations:
+        key = placement_key(state, coord, tile_id, rotation)
+        if key not in seen:
+            seen.add(key)
+            result.append(rotation)
+    return result
+
+
+def placement_words(tile: Tile, rotation: int, others: list[int]) -> str:
+    """The sides that name this placement among ``others``: its exits ("SW-NE"), or its
+    track ("SW-NW/SW-E") when another of them touches the same sides differently."""
+    exits = tile.exits(rotation)
+    if any(tile.exits(o) == exits and joins(tile, o) != joins(tile, rotation) for o in others):
+        return joins_text(tile, rotation)
+    return "-".join(hexes.edge_name(e) for e in sorted(exits))
+
+
+def lay_fields(tile: Tile, rotation: int, others: list[int]) -> dict[str, Any]:
+    """The "exits" (and "paths", when they are needed) of a lay action naming this
+    placement among ``others``: what the notation reads from placement_words."""
+    words = placement_words(tile, rotation, others)
+    if "/" not in words:
+        return {"exits": words.split("-")}
+    paths = [pair.split("-") for pair in words.split("/")]
+    return {"exits": list(dict.fromkeys(side for pair in paths for side in pair)),
+            "paths": paths}
+
+
 # -- laying a tile ---------------------------------------------------------------------------
 
 
@@ -88,6 +173,11 @@ def special_lay(state: GameState, corp: str, coord: str, tile_id: str, with_: st
 
 def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     state = ctx.state
+    if is_1870(state):
+        from .track1870 import lay as lay_1870
+
+        lay_1870(ctx, corp, action)
+        return
     coord, tile_id = action["hex"].upper(), str(action["tile"])
     kind = special_lay(state, corp, coord, tile_id, action.get("with"))
     turn = state.round["turn"]
@@ -102,7 +192,7 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
                          "1830 6.2.1")
     needs_route = kind == "normal"
     rotation = choose_rotation(state, corp if needs_route else None, coord, tile_id,
-                               action.get("exits"))
+                               action.get("exits"), action.get("paths"), action.get("with"))
     cost = state.map.hex(coord).cost if coord not in state.board.tiles else 0
     if kind == "special":
         cost = max(cost, state.rules.private(action["with"]).extra["tile_lay"].get("cost", 0))
@@ -112,8 +202,8 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     ctx.emit("tile", hex=coord, tile=tile_id, rotation=rotation)
     ctx.pay(corp_holder(corp), BANK, cost)
     paid = f" and pays {money(cost)} for the terrain" if cost else ""
-    ctx.log(f"{corp} lays tile {tile_id} on {coord} ({exits_text(state, tile_id, rotation)})"
-            f"{paid}.")
+    words = placement_words(state.map.tiles[tile_id], rotation, ROTATIONS)
+    ctx.log(f"{corp} lays tile {tile_id} on {coord} ({words}){paid}.")
     ask_station_cities(ctx, corp, coord, old_bare)
     if kind in ("extra", "special"):
         ctx.emit("private_used", sym=action["with"])
@@ -161,45 +251,70 @@ def move_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     ctx.round_set(turn=turn)
 
 
+ROTATIONS = list(range(6))
+
+
 def choose_rotation(state: GameState, corp: str | None, coord: str, tile_id: str,
-                    exits: list[str] | None) -> int:
-    """The rotation whose exits are ``exits``; with no exits, the only one that fits."""
+                    exits: list[str] | None, paths: list[list[str]] | None = None,
+                    using: str | None = None) -> int:
+    """The rotation whose exits are ``exits`` (and whose track joins each pair of sides in
+    ``paths``); with neither, the only placement that fits.  Several placements that fit
+    the words given are refused with the commands that name each one."""
     colours = phase_colours(state)
     tile = state.map.tiles.get(tile_id)
     if tile is None:
         raise RulesError(f"There is no tile {tile_id} in {state.title}.", TRACK_RULE)
     if coord not in state.map.hexes:
         raise RulesError(f"There is no hex {coord} on the {state.title} map.", TRACK_RULE)
-    fits = unique_rotations(tile, [
-        r for r in placements(state.map, state.board, coord, tile_id, colours)
-        if corp is None or connects(state, corp, coord, tile_id, r)])
-    if exits is not None:
-        wanted = frozenset(hexes.parse_edge(e) for e in exits)
-        matching = [r for r in range(6) if tile.exits(r) == wanted]
+    legal = [r for r in fitting(state, coord, tile_id)
+             if corp is None or connects(state, corp, coord, tile_id, r)]
+    fits = distinct_placements(state, coord, tile_id, legal)
+    if paths and exits is None:
+        exits = [side for pair in paths for side in pair]
+    if exits is None:
+        if len(fits) == 1:
+            return fits[0]
+        if not fits:
+            problem = lay_problem(state.map, state.board, coord, tile_id, 0, colours, corp=corp)
+            if problem is None or "would not" in problem or "With tile" in problem:
+                problem = f"Tile {tile_id} fits {coord} in no direction."
+            raise RulesError(problem, TRACK_RULE)
+        raise RulesError(f"Tile {tile_id} fits {coord} in several ways; say which: "
+                         f"{lay_commands(tile, coord, fits, fits, using, ', ')}.", TRACK_RULE)
+    wanted = frozenset(hexes.parse_edge(e) for e in exits)
+    matching = [r for r in ROTATIONS if tile.exits(r) == wanted]
+    if not matching:
+        raise RulesError(f"Tile {tile_id} cannot be turned to connect exactly "
+                         f"{'-'.join(exits)}.", TRACK_RULE)
+    if paths:
+        pairs = [frozenset(hexes.parse_edge(e) for e in pair) for pair in paths]
+        matching = [r for r in matching if all(p in joins(tile, r) for p in pairs)]
         if not matching:
-            raise RulesError(f"Tile {tile_id} cannot be turned to connect exactly "
-                             f"{'-'.join(exits)}.", TRACK_RULE)
-        legal = [r for r in matching if r in fits or _same_layout(state, tile_id, r, fits)]
-        if legal:
-            return legal[0]
-        problem = lay_problem(state.map, state.board, coord, tile_id, matching[0], colours,
-                              corp=corp)
-        raise RulesError(problem or f"Tile {tile_id} does not fit {coord} that way.", TRACK_RULE)
-    if len(fits) == 1:
-        return fits[0]
-    if not fits:
-        problem = lay_problem(state.map, state.board, coord, tile_id, 0, colours, corp=corp)
-        if problem is None or "would not" in problem or "With tile" in problem:
-            problem = f"Tile {tile_id} fits {coord} in no direction."
-        raise RulesError(problem, TRACK_RULE)
-    options = ", ".join(f"lay {tile_id} {coord} {exits_text(state, tile_id, r)}" for r in fits)
-    raise RulesError(f"Tile {tile_id} fits {coord} in several ways; say which: {options}.",
-                     TRACK_RULE)
+            named = " and ".join("-".join(pair) for pair in paths)
+            raise RulesError(f"Tile {tile_id} cannot be turned so that its track joins {named}.",
+                             TRACK_RULE)
+    chosen = [r for r in fits if r in matching or any(
+        placement_key(state, coord, tile_id, r) == placement_key(state, coord, tile_id, m)
+        for m in matching)]
+    if len(chosen) == 1:
+        return chosen[0]
+    if chosen:
+        raise RulesError(f"Tile {tile_id} can lie on {coord} touching {'-'.join(exits)} in "
+                         f"{len(chosen)} ways, with different track; say which by naming each "
+                         f"pair of sides its track joins: "
+                         f"{lay_commands(tile, coord, chosen, chosen, using, ' or ')}.",
+                         TRACK_RULE)
+    problem = lay_problem(state.map, state.board, coord, tile_id, matching[0], colours,
+                         corp=corp)
+    raise RulesError(problem or f"Tile {tile_id} does not fit {coord} that way.", TRACK_RULE)
 
 
-def _same_layout(state: GameState, tile_id: str, rotation: int, fits: list[int]) -> bool:
-    tile = state.map.tiles[tile_id]
-    return any(tile.layout(rotation) == tile.layout(r) for r in fits)
+def lay_commands(tile: Tile, coord: str, rotations: list[int], among: list[int],
+                 using: str | None, joiner: str) -> str:
+    """"lay 25 H14 SW-NW/SW-E or lay 25 H14 SW-NW/NW-E": commands naming each placement."""
+    suffix = f" with {using}" if using else ""
+    return joiner.join(f"lay {tile.id} {coord} {placement_words(tile, r, among)}{suffix}"
+                       for r in rotations)
 
 
 def touches_reach(state: GameState, reach: Reach, corp: str, coord: str, tile_id: str,
@@ -226,6 +341,20 @@ def touches_reach(state: GameState, reach: Reach, corp: str, coord: str, tile_id
     return False
 
 
+def near_hexes(state: GameState, corp: str) -> list[str]:
+    """The hexes a corporation's track reaches or borders, and its station hexes: where
+    a tile lay can connect (for listing the lays)."""
+    reach = corp_reach(state, corp)
+    near = set(reach.hexes)
+    for coord, edge in reach.edges:
+        other = state.map.neighbour(coord, edge)
+        if other:
+            near.add(other)
+    for c, _ in state.board.stations(corp):
+        near.add(c)
+    return sorted(near)
+
+
 def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int) -> bool:
     """The tile-lay connection rule of the game: "open" (C-1.4: the corporation reaches
     some track of the new tile) or "restrictive" (V-7.7: new track extends a route or a
@@ -237,23 +366,33 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
         from .orrun import revenue_column
 
         return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
-                             revenue_column(state))
+                             revenue_column(state), reach.stops)
     return True
+
+
+def fitting(state: GameState, coord: str, tile_id: str) -> list[int]:
+    """The rotations at which the tile fits the map (1870: by its tile readings and the
+    closed Mississippi, track1870.placements)."""
+    if is_1870(state):
+        from .track1870 import placements as placements_1870
+
+        return placements_1870(state, coord, tile_id)
+    return placements(state.map, state.board, coord, tile_id, phase_colours(state))
+
+
+def is_1870(state: GameState) -> bool:
+    return state.title == "1870"
 
 
 def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     """Every tile lay the corporation may make now (for prompts and self-play)."""
+    if is_1870(state):
+        from .track1870 import lay_options as lay_options_1870
+
+        return lay_options_1870(state, corp)
     colours = phase_colours(state)
-    reach = corp_reach(state, corp)
-    near = set(reach.hexes)
-    for coord, edge in reach.edges:
-        other = state.map.neighbour(coord, edge)
-        if other:
-            near.add(other)
-    for c, _ in state.board.stations(corp):
-        near.add(c)
     moves = []
-    for coord in sorted(near):
+    for coord in near_hexes(state, corp):
         hex_ = state.map.hexes.get(coord)
         if hex_ is None or not hex_.buildable or blocked_by_private(state, coord):
             continue
@@ -265,10 +404,11 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
                 continue
             fits = [r for r in placements(state.map, state.board, coord, tile_id, colours)
                     if connects(state, corp, coord, tile_id, r)]
-            for r in unique_rotations(state.map.tiles[tile_id], fits):
+            distinct = distinct_placements(state, coord, tile_id, fits)
+            for r in distinct:
+                fields = lay_fields(state.map.tiles[tile_id], r, distinct)
                 moves.append({"action": {"type": "lay", "tile": tile_id, "hex": coord,
-                                         "exits": exits_text(state, tile_id, r).split("-"),
-                                         "with": None}, "price": cost})
+                                         **fields, "with": None}, "price": cost})
     return moves
 
 
@@ -331,6 +471,11 @@ def next_token_price(state: GameState, corp: str) -> int | None:
 
 def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     state = ctx.state
+    if is_1870(state):
+        from .tokens import place_station as place_station_1870
+
+        place_station_1870(ctx, corp, action)
+        return
     turn = state.round["turn"]
     coord = action["hex"].upper()
     require(coord in state.map.hexes, f"There is no hex {coord}.")
@@ -351,10 +496,8 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         price = 0
     problem = token_problem(state, corp, coord, stop)
     require(problem is None, problem or "", STATION_RULE)
-    if not free_dh:
-        reach = corp_reach(state, corp)
-        require((coord, stop) in reach.stops, f"{corp} cannot trace a route from one of its "
-                f"stations to the city on {coord}.", "1830 6.3.2")
+    if not free_dh and (coord, stop) not in corp_reach(state, corp).stops:
+        raise RulesError(*unreached_city(state, corp, coord, stop))
     require(state.corps[corp].cash >= price, f"A station costs {corp} {money(price)}; it has "
             f"{money(state.corps[corp].cash)}.", STATION_RULE)
     ctx.emit("token", hex=coord, stop=stop, corp=corp)
@@ -363,7 +506,69 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     ctx.round_set(turn={**state.round["turn"], "token": True})
 
 
+def unreached_city(state: GameState, corp: str, coord: str, stop: int) -> tuple[str, str]:
+    """Why the corporation cannot trace a route to a city (6.3.2), and the rule: full
+    cities of other railroads on the way (6.3.3), track reached only by reversing at a
+    junction (6.4.2), or no track from its stations at all."""
+    where = f"{corp} cannot trace a route from one of its stations to the city on {coord}"
+    board = state.board
+    reach = corp_reach(state, corp)
+    full = sorted((c, i) for c, i in reach.stops
+                  if board.tokens_at(c, i) and corp not in board.tokens_at(c, i)
+                  and len(board.tokens_at(c, i)) >= tile_at(state.map, board, c)[0].stops[i].slots)
+    for c, i in full:
+        opened = board.copy()
+        opened.tokens[c][i] = []
+        if (coord, stop) in reachable(state.map, opened, corp).stops:
+            owners = " and ".join(f"{o}'s station" for o in board.tokens_at(c, i))
+            return (f"{where}: {owners} on {c} fills that city, and a route may not pass "
+                    "through a city whose every circle holds another railroad's station.",
+                    "1830 6.3.3")
+    opened = board.copy()
+    opened.tokens = {c: [[o for o in s if o == corp] for s in stops]
+                     for c, stops in board.tokens.items()}
+    if (coord, stop) in reachable(state.map, opened, corp).stops:
+        return (f"{where}: the stations of other railroads fill the cities on every way there.",
+                "1830 6.3.3")
+    if track_joined(state, corp, coord, stop):
+        return (f"{where}: its track leads there only by reversing at a junction, and a route "
+                "may not reverse at a junction.", "1830 6.4.2")
+    return f"{where}: no track connects them.", "1830 6.3.2"
+
+
+def track_joined(state: GameState, corp: str, coord: str, stop: int) -> bool:
+    """Whether track joins one of the corporation's stations to the city at all, ignoring
+    stations and the ban on reversing at a junction (never through an off-board area)."""
+    parent: dict[Any, Any] = {}
+
+    def find(node: Any) -> Any:
+        while parent.setdefault(node, node) != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    def node(c: str, end: Any, path: int) -> Any:
+        if end.kind == "stop":
+            tile = tile_at(state.map, state.board, c)[0]
+            offboard = tile.stops[end.n].kind == "offboard"
+            return (c, "stop", end.n, path) if offboard else (c, "stop", end.n)
+        other = state.map.neighbour(c, end.n)
+        side = (c, end.n)
+        return min(side, (other, hexes.opposite(end.n))) if other else side
+
+    for c in state.map.hexes:
+        tile, rotation = tile_at(state.map, state.board, c)
+        for n, (a, b) in enumerate(tile.rotated_paths(rotation)):
+            parent[find(node(c, a, n))] = find(node(c, b, n))
+    target = find((coord, "stop", stop))
+    return any(find((c, "stop", i)) == target for c, i in state.board.stations(corp))
+
+
 def token_options(state: GameState, corp: str) -> list[dict[str, Any]]:
+    if is_1870(state):
+        from .tokens import token_options as token_options_1870
+
+        return token_options_1870(state, corp)
     price = next_token_price(state, corp)
     if price is None or price > state.corps[corp].cash:
         return []

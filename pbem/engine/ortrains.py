@@ -7,7 +7,11 @@ from typing import Any
 
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
-from .shares import pool_certificates, sell_to_pool, share_units
+from .shares import (
+    pool_certificates,
+    sell_to_pool,
+    share_units,
+)
 from .state import BANK, POOL, GameState, corp_holder, player_holder
 from .title import TrainDef
 from .trains import (
@@ -15,10 +19,13 @@ from .trains import (
     buy_from_bank,
     move_train,
     over_limit,
+    rules_1870,
     train_limit,
 )
 
 TRAIN_RULE = "1830 6.6"
+FORCED_RULE_1870 = "1870 Purchase Trains, p.22"
+SALES_RULE_1870 = "1870 Forced Stock Sales, p.24"
 
 
 # -- what is available ------------------------------------------------------------------------
@@ -170,6 +177,9 @@ def propose_from_corporation(ctx: Ctx, corp: str, action: dict[str, Any]) -> Non
     require(len(state.corps[corp].trains) < train_limit(state), f"{corp} is at its train limit.",
             TRAIN_RULE)
     if state.corps[corp].cash < price:
+        require(not rules_1870(state), f"{corp} has only {money(state.corps[corp].cash)}: with "
+                "the president's money a train may be bought only from the bank or the open "
+                "market (the cheapest there).", FORCED_RULE_1870)
         require(price <= state.rules.train(name).price, "With the president's money a train "
                 "from another corporation costs at most its face value.", "1830 6.6.2")
         cheapest = cheapest_available(state)
@@ -225,21 +235,27 @@ def emergency_sell(ctx: Ctx, corp: str, sales: list[dict[str, Any]]) -> None:
     """The president sells shares to raise money for a forced train purchase (6.6.3)."""
     state = ctx.state
     president = ctx.actor
+    rule = SALES_RULE_1870 if rules_1870(state) else "1830 6.6.3"
     require(in_emergency(state, corp), "Shares may be sold in an operating round only to pay "
-            "for a forced train purchase.", "1830 6.6.3")
+            "for a forced train purchase.", rule)
+    remember_position(ctx)
     only_enough = state.options.get("forced_sale", "only-enough") == "only-enough"
     for sale in sales:
         short = emergency_shortfall(state, corp)
         require(short > 0 or not only_enough, f"{president} already has enough money for the "
-                "train: sell no more.", "1830 6.6.3")
+                "train: sell no more.", rule)
         other, count = sale["corp"], sale["count"]
         problem = forced_sale_problem(state, president, corp, other, count)
-        require(problem is None, problem or "", "1830 6.6.3")
+        require(problem is None, problem or "", rule)
         price = state.price(other) or 0
         require((count - 1) * price < short or not only_enough, f"Selling {count - 1} would "
                 "already raise enough: the president may sell only what the train needs.",
-                "1830 6.6.3")
-        sell_for_emergency(ctx, president, other, count)
+                rule)
+        sell_for_emergency(ctx, president, other, count, corp)
+    if rules_1870(state):
+        from . import protection
+
+        protection.next_offer(ctx)
 
 
 def forced_sale_problem(
@@ -250,6 +266,9 @@ def forced_sale_problem(
     problem = sale_blocker(state, name, other, count)
     if problem is not None:
         return problem
+    if rules_1870(state) and other in state.round.get("turn", {}).get("forced_sold", []):
+        return (f"{name} has already sold {other} shares for this train: all the shares of "
+                "one company are sold in a single block.")
     if other == corp:
         holder = player_holder(name)
         remaining = state.percent(corp, holder) - count * state.rules.ordinary_percent
@@ -260,8 +279,51 @@ def forced_sale_problem(
     return None
 
 
-def sell_for_emergency(ctx: Ctx, name: str, corp: str, count: int) -> None:
-    sell_to_pool(ctx, name, corp, count)
+def sell_for_emergency(ctx: Ctx, name: str, corp: str, count: int, buyer: str | None = None
+                       ) -> None:
+    """One block of a forced sale.  1870 (Forced Stock Sales, p.24): each company's shares
+    are sold in one block, and the sale may be price protected (the offers follow the
+    president's sales); with option bankrupt_prices=unchanged the sales of a president
+    who cannot escape bankruptcy leave the share values where they are (docs/1870.md
+    D8)."""
+    state = ctx.state
+    if not rules_1870(state):
+        sell_to_pool(ctx, name, corp, count)
+        return
+    from . import protection
+
+    unchanged = buyer is not None and bankrupt_prices_unchanged(state) and \
+        bankruptcy_certain(state, name, buyer)
+    if unchanged:
+        sell_unmoved(ctx, name, corp, count)
+    else:
+        before = protection.snapshot(state, corp) if protection.protection_applies(state) \
+            else None
+        sell_to_pool(ctx, name, corp, count)
+        if before is not None and not state.corps[corp].closed:
+            protection.queue_sale(ctx, name, corp, count, before)
+    turn = state.round.get("turn")
+    if turn is not None:
+        ctx.round_set(turn={**turn, "forced_sold": turn.get("forced_sold", []) + [corp]})
+
+
+def bankrupt_prices_unchanged(state: GameState) -> bool:
+    return state.options.get("bankrupt_prices", "move") == "unchanged"
+
+
+def bankruptcy_certain(state: GameState, name: str, corp: str) -> bool:
+    """Whether even every sale ``name`` may still make cannot pay for ``corp``'s train."""
+    if not in_emergency(state, corp):
+        return False
+    blocks = largest_sales(state, name, corp)
+    raisable = sum((state.price(c) or 0) * n for c, n in blocks.items())
+    return emergency_shortfall(state, corp) > raisable
+
+
+def sell_unmoved(ctx: Ctx, seller: str, corp: str, count: int) -> None:
+    """A sale to the open market that leaves the share value where it is (a bankrupt
+    president's sale, option bankrupt_prices=unchanged)."""
+    sell_to_pool(ctx, seller, corp, count, price_moves=False)
 
 
 def emergency_sales(state: GameState, corp: str) -> dict[str, int]:
@@ -297,7 +359,7 @@ def bankrupt(ctx: Ctx, corp: str) -> None:
         require(short > raisable, "Only a president who cannot raise the money for a forced "
                 "train purchase, even by selling every share he may, goes bankrupt.", "1830 6.7")
         for other, count in blocks.items():
-            sell_for_emergency(ctx, ctx.actor, other, count)
+            sell_for_emergency(ctx, ctx.actor, other, count, corp)
     else:
         require(short > 0 and not emergency_sales(state, corp), "Only a president who cannot "
                 "raise the money for a forced train purchase, even by selling every share he "
@@ -338,6 +400,7 @@ def offer_private_for_emergency(ctx: Ctx, corp: str, action: dict[str, Any]) -> 
     require(buyer in state.names and buyer != president, f"{buyer} is not another player.")
     require(price >= 0 and player_cash(state, buyer) >= price,
             f"{buyer} does not have {money(price)}.")
+    remember_position(ctx)
     ctx.round_set(proposal={"kind": "private_to_player", "buyer": buyer, "seller": president,
                             "private": sym, "price": price, "answer_by": buyer})
     ctx.log(f"{president} offers {sym} to {buyer} for {money(price)}; {buyer} may accept or "
@@ -352,3 +415,76 @@ def complete_emergency_private_sale(ctx: Ctx, proposal: dict[str, Any]) -> None:
     ctx.pay(player_holder(buyer), player_holder(seller), price)
     ctx.emit("private", sym=sym, owner=player_holder(buyer))
     ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
+
+
+# -- a change of president in the corporation selling the train (6.6.3) ------------------------
+#
+# "Any changes of president caused by share sales take place immediately.  In this case,
+# the new president may cancel the purchase of one of his new company's trains by the
+# company without a train during this process.  If that occurs, the position will be
+# restored to that at the beginning of the train-buying step (and the beleaguered
+# president must try a different plan)." (6.6.3; the rules questions' "Buying Trains
+# Summary": "If the Corporation selling the Train changes President, the incoming
+# President must agree to the transaction; if he does not, the game state is restored to
+# its position before any train purchase.")  The train changes hands after the forced
+# sales, so the new president answers the offer; declining restores the position from
+# before the first forced sale (nothing else happens in between: the corporation has no
+# train until it buys one).
+
+
+def remember_position(ctx: Ctx) -> None:
+    """Before the first forced sale (or private company offered) of this train purchase:
+    who holds what, the money and the share values, to restore if need be."""
+    state = ctx.state
+    if state.round["turn"].get("before_sales") is not None:
+        return
+    cash = {BANK: state.bank}
+    cash.update({player_holder(p.name): p.cash for p in state.players})
+    cash.update({corp_holder(sym): c.cash for sym, c in state.corps.items()})
+    position = {
+        "certs": {sym: list(c.certs) for sym, c in state.corps.items()},
+        "cash": cash,
+        "market": {sym: [*c.cell, c.arrival] for sym, c in state.corps.items()
+                   if c.cell is not None},
+        "privates": {sym: p.owner for sym, p in state.privates.items()},
+    }
+    ctx.round_set(turn={**state.round["turn"], "before_sales": position})
+
+
+def train_sale_declined(ctx: Ctx, proposal: dict[str, Any]) -> None:
+    """The president of the selling corporation declined: if the forced sales made him its
+    president, the position goes back to the start of the train purchase (6.6.3)."""
+    state = ctx.state
+    before = state.round["turn"].get("before_sales")
+    seller = proposal["seller"]
+    if rules_1870(state) or before is None or \
+            before["certs"][seller][0] == state.corps[seller].certs[0]:
+        return  # 1870 has no such rule; or the seller kept its president
+    buyer, president = proposal["buyer"], state.president(proposal["buyer"])
+    restore_position(ctx, before)
+    ctx.log(f"{ctx.actor}, president of {seller} since the forced sales, cancels the sale of "
+            f"its train: the position goes back to the start of {buyer}'s train purchase, and "
+            f"{president} must try another plan (1830 6.6.3).")
+
+
+def restore_position(ctx: Ctx, before: dict[str, Any]) -> None:
+    state = ctx.state
+    for sym, certs in before["certs"].items():
+        for index, holder in enumerate(certs):
+            if state.corps[sym].certs[index] != holder:
+                ctx.move_cert(sym, index, holder)
+    for sym, owner in before["privates"].items():
+        if state.privates[sym].owner != owner:
+            ctx.emit("private", sym=sym, owner=owner)
+    for holder, amount in before["cash"].items():
+        now = state.bank if holder == BANK else state.cash_of(holder)
+        if holder != BANK and now != amount:
+            if now > amount:
+                ctx.pay(holder, BANK, now - amount)
+            else:
+                ctx.pay(BANK, holder, amount - now)
+    for sym, (row, col, arrival) in before["market"].items():
+        c = state.corps[sym]
+        if c.cell is None or tuple(c.cell) != (row, col) or c.arrival != arrival:
+            ctx.emit("market_restore", corp=sym, row=row, col=col, arrival=arrival)
+    ctx.round_set(turn={**state.round["turn"], "before_sales": None})

@@ -58,7 +58,9 @@ def start_operating_set(ctx: Ctx, sr_number: int) -> None:
 
 def start_operating_round(ctx: Ctx, sr_number: int, index: int, count: int) -> None:
     from .operating import begin_operating_round
+    from .redemption import unfreeze
 
+    unfreeze(ctx)
     begin_operating_round(ctx, sr_number, index, count)
 
 
@@ -84,4 +86,5 @@ def start_next_stock_round(ctx: Ctx, sr_number: int) -> None:
 
 
 def floated_in_order(state: GameState) -> list[str]:
-    return operating_order(state, [s for s, c in state.corps.items() if c.floated and c.funded])
+    return operating_order(state, [s for s, c in state.corps.items()
+                                   if c.floated and c.funded and not c.closed])

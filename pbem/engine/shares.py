@@ -27,7 +27,13 @@ def certificate_count(state: GameState, name: str) -> int:
 
 
 def certificate_limit(state: GameState) -> int:
-    return state.rules.certificate_limit[len(state.players)]
+    """The limit for this many players; in 1870 it falls once a company has closed (p.6)."""
+    from .closing import open_companies
+
+    rules = state.rules
+    if len(rules.certificate_limits.get(len(state.players), {})) > 1:
+        return rules.certificate_limit_for(len(state.players), open_companies(state))
+    return rules.certificate_limit[len(state.players)]
 
 
 def may_exceed_share_limit(state: GameState, corp: str) -> bool:
@@ -40,9 +46,13 @@ def limit_problems(state: GameState, name: str) -> list[str]:
     count, limit = certificate_count(state, name), certificate_limit(state)
     if count > limit:
         problems.append(f"{name} holds {count} certificates, over the limit of {limit}")
+    if state.options.get("share_limit_compliance", "sell") == "keep":
+        return problems  # 1870 on 18xx.games: shares over 60% are kept, none bought
     holder = player_holder(name)
     for sym in state.corps:
         pct = state.percent(sym, holder)
+        if sym in state.over_limit.get(name, []):
+            continue
         if pct > state.rules.player_share_limit and not may_exceed_share_limit(state, sym):
             problems.append(
                 f"{name} holds {pct}% of {sym}, over the {state.rules.player_share_limit}% limit"
@@ -104,16 +114,18 @@ def check_float(ctx: Ctx, corp: str) -> None:
     """Floated once 60% has left the initial offering (5.3); funded at the end of the
     stock round."""
     c = ctx.state.corps[corp]
-    if not c.floated and sold_from_ipo_percent(ctx.state, corp) >= ctx.state.rules.float_percent:
+    if not c.floated and sold_from_ipo_percent(ctx.state, corp) >= \
+            ctx.state.rules.corp_float_percent(corp):
         ctx.emit("corp", corp=corp, values={"floated": True})
         ctx.log(f"{corp} floats.")
 
 
-def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int) -> None:
+def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool = True) -> None:
     """``seller`` sells ``count`` shares of ``corp`` to the bank pool at the current
     price: a presidency that passes is handed over first (certificates swapped), and the
-    price drops one box per share after the whole block (5.1, 5.4, 4.5).  The caller
-    has checked that the sale is allowed."""
+    price drops one box per share after the whole block (5.1, 5.4, 4.5), unless
+    ``price_moves`` is False (1870 option bankrupt_prices=unchanged).  The caller has
+    checked that the sale is allowed."""
     from . import market
 
     state = ctx.state
@@ -128,5 +140,9 @@ def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int) -> None:
         ctx.move_cert(corp, index, POOL)
     ctx.pay(BANK, holder, price * count)
     shares = f"{count} shares" if count > 1 else "a share"
+    if not price_moves:
+        ctx.log(f"{seller} sells {shares} of {corp} for ${price * count}; the share value "
+                "stays (a bankrupt president's sale).")
+        return
     ctx.log(f"{seller} sells {shares} of {corp} for ${price * count}.")
     market.move(ctx, corp, "down", count)

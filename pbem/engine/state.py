@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from .board import BoardState, Map, load_map
-from .title import Title, load_title
+from .title import Title, load_title, load_title_for, variant_options
 
 BANK, IPO, POOL = "bank", "ipo", "pool"
 
@@ -51,6 +51,17 @@ class Corporation:
     cash: int = 0
     operated: bool = False
     trains: list[str] = field(default_factory=list)
+    #: 1870: closed for good (its token entered the closing section)
+    closed: bool = False
+    #: 1870: money from reissued shares, not usable before the next operating round
+    frozen: int = 0
+    #: 1870: the initial offering holds reissued shares, whose price goes to the company
+    reissued: bool = False
+    #: 1870: the connection run is done (Connection Run, p.22-23)
+    destination_reached: bool = False
+    #: 1870: what became of the destination marker at the connection run: "placed" at
+    #: the destination (doubles it for this company) or "kept" (a $100 station marker)
+    destination_marker: str | None = None
 
 
 @dataclass
@@ -83,15 +94,31 @@ class GameState:
     board: BoardState = field(default_factory=BoardState)
     #: None, or how the game ends: {"reason": ..., "after": "set" | "sr"}
     ending: dict[str, Any] | None = None
+    #: 1870 price protection: player -> corporations held over the share limit by it
+    over_limit: dict[str, list[str]] = field(default_factory=dict)
 
     # -- lookups -------------------------------------------------------------
     @property
     def rules(self) -> Title:
-        return load_title(self.title)
+        """The title's rules with the game's variants (read once per state object)."""
+        found = self.__dict__.get("_rules")
+        if found is None:
+            found = self.__dict__["_rules"] = rules_for(self.title, self.options)
+        return found
 
     @property
     def map(self) -> Map:
-        return title_map(self.title)
+        """The title's map with the readings the game's options choose (1870: the gray
+        tiles' station spaces, the upgrades the rulebook allows; read once per state)."""
+        found = self.__dict__.get("_map")
+        if found is None:
+            found = title_map(self.title)
+            if self.rules.extra.get("board"):
+                from .track1870 import rules_map
+
+                found = rules_map(self)
+            self.__dict__["_map"] = found
+        return found
 
     def player(self, name: str) -> Player:
         for p in self.players:
@@ -161,7 +188,9 @@ class GameState:
             seed=self.seed,
             players=[Player(p.name, p.cash) for p in self.players],
             corps={s: Corporation(c.sym, list(c.certs), c.par, c.cell, c.arrival, c.floated,
-                                  c.funded, c.cash, c.operated, list(c.trains))
+                                  c.funded, c.cash, c.operated, list(c.trains), c.closed,
+                                  c.frozen, c.reissued, c.destination_reached,
+                                  c.destination_marker)
                    for s, c in self.corps.items()},
             privates={s: Private(p.sym, p.price, p.owner, p.closed, p.used)
                       for s, p in self.privates.items()},
@@ -175,10 +204,9 @@ class GameState:
             trains_scrapped=dict(self.trains_scrapped),
             finished=self.finished,
             result=copy.deepcopy(self.result),
-            board=BoardState(dict(board.tiles),
-                             {c: [list(s) for s in stops] for c, stops in board.tokens.items()},
-                             dict(board.tiles_left)),
+            board=board.copy(),
             ending=copy.deepcopy(self.ending),
+            over_limit={p: list(cs) for p, cs in self.over_limit.items()},
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -191,6 +219,19 @@ def board_key(board: BoardState) -> tuple[Any, ...]:
             tuple((c, tuple(tuple(s) for s in stops)) for c, stops in sorted(board.tokens.items())))
 
 
+def rules_for(title: str, options: dict[str, str]) -> Title:
+    """The title's rules with the variants the game's options choose (1870)."""
+    keys = variant_options(title)
+    if not keys:
+        return load_title(title)
+    return _rules_with(title, tuple((k, options.get(k, "")) for k in keys))
+
+
+@cache
+def _rules_with(title: str, chosen: tuple[tuple[str, str], ...]) -> Title:
+    return load_title_for(title, {k: v for k, v in chosen if v})
+
+
 @cache
 def title_map(title: str) -> Map:
     """The title's static map (read once)."""
@@ -199,7 +240,7 @@ def title_map(title: str) -> Map:
 
 def initial_state(title: str, names: list[str], seed: int, options: dict[str, str]) -> GameState:
     """The state before the first command: ``names`` in seat order, first holds priority."""
-    rules = load_title(title)
+    rules = rules_for(title, options)
     cash = rules.starting_cash[len(names)]
     n_certs = 1 + rules.ordinary_shares
     return GameState(

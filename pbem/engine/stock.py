@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import protection, redemption
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .shares import (
@@ -55,6 +56,8 @@ def may_buy_now(state: GameState) -> str | None:
         return "You have already bought a certificate this turn."
     if turn["sold"] and turn_order_rule(state) == "buy-sell":
         return "In this game you may not buy after selling in the same turn."
+    if turn.get("company_action"):
+        return "You acted for a company this turn; that is the whole turn."
     return None
 
 
@@ -150,7 +153,11 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
     require(problem is None, problem or "", "1830 4.3")
     for index in available[:count]:
         ctx.move_cert(corp, index, player_holder(actor))
-    ctx.pay(player_holder(actor), BANK, cost)
+    if where == IPO and c.reissued:
+        ctx.pay(player_holder(actor), f"c:{corp}", cost)
+        redemption.ipo_sale_pays_company(ctx, corp, cost)
+    else:
+        ctx.pay(player_holder(actor), BANK, cost)
     shares = f"{count} shares" if count > 1 else "a share"
     ctx.log(f"{actor} buys {shares} of {corp} from {place} for {money(cost)}.")
     after_buy(ctx, corp)
@@ -159,7 +166,9 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
 def after_buy(ctx: Ctx, corp: str) -> None:
     check_presidency(ctx, corp)
     check_float(ctx, corp)
-    ctx.round_set(turn={**ctx.state.round["turn"], "bought": True, "acted": True},
+    turn = ctx.state.round["turn"]
+    ctx.round_set(turn={**turn, "bought": True, "acted": True,
+                        "sold_before_buy": bool(turn["sold"])},
                   last_actor=ctx.actor)
     maybe_end_turn(ctx)
 
@@ -180,6 +189,12 @@ def may_sell_now(state: GameState) -> str | None:
     turn = state.round["turn"]
     if turn["bought"] and turn_order_rule(state) == "sell-buy":
         return "In this game you may not sell after buying in the same turn."
+    if turn["bought"] and turn.get("sold_before_buy") and \
+            turn_order_rule(state) == "sell-buy-or-buy-sell":
+        return ("You sold, then bought this turn: you may not sell again (sell then buy, or "
+                "buy then sell, never sell, buy and sell).")
+    if turn.get("company_action"):
+        return "You acted for a company this turn; that is the whole turn."
     return None
 
 
@@ -196,6 +211,9 @@ def sale_blocker(state: GameState, name: str, corp: str, count: int) -> str | No
         return f"You hold only {held} {corp} share{'s' if held > 1 else ''}."
     if c.par is None:
         return f"{corp} shares cannot be sold before {corp} has a par value."
+    over = protection.over_limit_sale_problem(state, name, corp, count)
+    if over is not None:
+        return over
     pool = pool_certificates(state, corp)
     limit = state.rules.pool_certificate_limit
     if pool + count > limit:
@@ -244,7 +262,12 @@ def sell_block(ctx: Ctx, corp: str, count: int) -> None:
     state, actor = ctx.state, ctx.actor
     problem = sale_blocker(state, actor, corp, count)
     require(problem is None, problem or "", "1830 5.1")
+    protected = protection.protection_applies(state)
+    before = protection.snapshot(state, corp) if protected else None
     sell_to_pool(ctx, actor, corp, count)
+    protection.forget_over_limit(ctx, actor, corp)
+    if before is not None and not state.corps[corp].closed:
+        protection.queue_sale(ctx, actor, corp, count, before)
     sold = dict(state.round["sold"])
     sold[actor] = sorted(set(sold.get(actor, [])) | {corp})
     turn = state.round["turn"]
@@ -258,10 +281,9 @@ def propose_private_sale(ctx: Ctx, sym: str, seller: str, buyer: str, price: int
     state = ctx.state
     require(state.round["number"] > 1, "Private companies may not change hands between players "
             "in the first stock round.", "1830 3.1")
-    require(state.phase is not None and state.rules.phase(state.phase).name in ("2", "3", "4"),
-            "Private companies are closed from phase 5 on.", "1830 3.2")
     require(sym in state.privates and not state.privates[sym].closed,
-            f"{sym} is not an open private company.")
+            f"{sym} is not an open private company (all close when the phase that closes "
+            "them begins).", "1830 3.2")
     require(state.privates[sym].owner == player_holder(seller), f"{seller} does not own {sym}.")
     require(buyer != seller and buyer in state.names, f"{buyer} is not another player.")
     require(price >= 0, "The price must be at least $0.")
@@ -281,6 +303,10 @@ def answer_proposal(ctx: Ctx, accepted: bool) -> None:
     ctx.round_set(proposal=None)
     if not accepted:
         ctx.log(f"{ctx.actor} declines.")
+        return
+    if prop.get("kind") == "redeem":
+        redemption.complete_redemption(ctx, prop["corp"], player_holder(prop["seller"]))
+        company_action_done(ctx, prop["proposer"])
         return
     sym, seller, buyer, price = prop["private"], prop["seller"], prop["buyer"], prop["price"]
     require(player_cash(state, buyer) >= price, f"{buyer} no longer has {money(price)}.")
@@ -313,9 +339,21 @@ def pass_or_done(ctx: Ctx) -> None:
     ctx.round_set(passes=passes, current=state.left_of(actor), turn=new_turn())
 
 
-def end_turn(ctx: Ctx) -> None:
+def end_turn(ctx: Ctx, player: str | None = None) -> None:
+    """The turn is over: price protection offers for its sales, then the next player."""
+    ctx.round_set(passes=0, turn=new_turn(), protection_last=None,
+                  protection_seller=player or ctx.actor)
+    if not protection.next_offer(ctx):
+        resume_after_protection(ctx)
+
+
+def resume_after_protection(ctx: Ctx) -> None:
+    """Play resumes left of the last president who protected, or left of the seller
+    (1870 Share Price Protection, p.13)."""
     state = ctx.state
-    ctx.round_set(passes=0, current=state.left_of(ctx.actor), turn=new_turn())
+    after = state.round.get("protection_last") or state.round.get("protection_seller") \
+        or ctx.actor
+    ctx.round_set(current=state.left_of(after), protection_last=None, protection_seller=None)
 
 
 # -- dispatch ---------------------------------------------------------------------------------
@@ -324,11 +362,18 @@ def end_turn(ctx: Ctx) -> None:
 def decide(ctx: Ctx, action: dict[str, Any]) -> None:
     state, actor, kind = ctx.state, ctx.actor, action["type"]
     rnd = state.round
+    if rnd.get("protection"):
+        protection.answer(ctx, action)
+        if not protection.next_offer(ctx):
+            resume_after_protection(ctx)
+        return
     if rnd["proposal"]:
         prop = rnd["proposal"]
+        what = (f"a {prop['corp']} share to {prop['corp']}" if prop.get("kind") == "redeem"
+                else prop["private"])
         require(actor == prop["answer_by"] and kind in ("accept", "decline"),
                 f"{prop['answer_by']} must first accept or decline the sale of "
-                f"{prop['private']} for {money(prop['price'])}.")
+                f"{what} for {money(prop['price'])}.")
         answer_proposal(ctx, kind == "accept")
         return
     require(actor == rnd["current"], f"It is {rnd['current']}'s turn in stock round "
@@ -345,13 +390,32 @@ def decide(ctx: Ctx, action: dict[str, Any]) -> None:
         propose_private_sale(ctx, action["private"], action["from"], actor, action["price"])
     elif kind == "pass":
         pass_or_done(ctx)
+    elif kind == "redeem" and redemption.applies(state):
+        if redemption.redeem(ctx, action["corp"], action.get("from")):
+            company_action_done(ctx)
+    elif kind == "reissue" and redemption.applies(state):
+        redemption.reissue(ctx, action["corp"])
+        company_action_done(ctx)
+    elif kind in ("protect", "decline"):
+        raise RulesError("No president is being offered price protection now.",
+                         protection.RULE)
     else:
         raise RulesError("In a stock round you may par a corporation, buy a share, sell "
                          "shares, sell a private company to another player, or pass.", SR_RULE)
 
 
+def company_action_done(ctx: Ctx, president: str | None = None) -> None:
+    """A redemption or reissue is the president's whole turn and moves the priority."""
+    president = president or ctx.actor
+    turn = ctx.state.round["turn"]
+    ctx.round_set(turn={**turn, "acted": True, "company_action": True}, last_actor=president)
+    end_turn(ctx, president)
+
+
 def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
     rnd = state.round
+    if rnd.get("protection"):
+        return protection.moves(state)
     if rnd["proposal"]:
         prop = rnd["proposal"]
         return {prop["answer_by"]: [{"action": {"type": "accept"}},
@@ -360,9 +424,11 @@ def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
     moves: list[dict[str, Any]] = []
     if may_buy_now(state) is None:
         moves += buy_moves(state, name)
+    moves += redemption.moves(state, name)
     for corp, most in sell_options(state, name).items():
-        moves.append({"action": {"type": "sell", "sales": [{"corp": corp, "count": 1}]},
-                      "min": 1, "max": most})
+        least = min(n for n in range(1, most + 1) if sale_blocker(state, name, corp, n) is None)
+        moves.append({"action": {"type": "sell", "sales": [{"corp": corp, "count": least}]},
+                      "min": least, "max": most})
     if not (limit_problems(state, name) and sell_options(state, name)):
         moves.append({"action": {"type": "pass"}})
     return {name: moves}

@@ -320,6 +320,12 @@ def load_title_for(title: str, options: Mapping[str, str]) -> Title:
 
 
 @cache
+def variant_options(title: str) -> tuple[str, ...]:
+    """The options that select variant data (1870: finish_on_400, trains, market...)."""
+    return tuple(sorted(_raw(title).get("variants", {})))
+
+
+@cache
 def _load_variant(title: str, chosen: tuple[tuple[str, str], ...]) -> Title:
     data = copy.deepcopy(_raw(title))
     for key, value in chosen:

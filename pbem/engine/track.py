@@ -263,7 +263,14 @@ class TrackGraph:
             return True
         if kind != "city":
             return False
-        return len(tokens) >= slots and (corp is None or corp not in tokens)
+        if len(tokens) < slots or (corp is not None and corp in tokens):
+            return False
+        if corp is None:
+            return True
+        # 1870: the company's destination marker at the edge of the hex (Connection Run)
+        marker = self.board.markers.get(f"destination:{corp}") if self.board.markers else None
+        return marker is None or marker.get("stop") is not None \
+            or (marker["hex"], 0) != (node[1], node[2])
 
     def onward(self, seg: int, node: Node, corp: str | None) -> list[int]:
         """Segments a route may take after arriving at `node` along `seg`."""
@@ -299,7 +306,7 @@ SEARCH_BUDGET = 200_000
 def reachable(board_map: Map, board: BoardState, corp: str) -> Reach:
     """Everything `corp` can reach by a legal route from one of its stations."""
     graph = TrackGraph(board_map, board)
-    starts = [("stop", c, i) for c, i in board.stations(corp)]
+    starts = [("stop", c, i) for c, i in board.route_stations(corp)]
     segs, exact = _RouteSearch(graph, corp).run(starts)
     return _reach(graph, segs, starts, exact)
 
@@ -313,7 +320,7 @@ def new_tile_connected(
     lay_tile(board_map, trial, coord, tile_id, rotation)
     graph = TrackGraph(board_map, trial)
     goal = {i for i, s in enumerate(graph.segments) if s.coord == coord}
-    starts = [("stop", c, i) for c, i in trial.stations(corp)]
+    starts = [("stop", c, i) for c, i in trial.route_stations(corp)]
     segs, _ = _RouteSearch(graph, corp).run(starts, goal)
     return bool(segs & goal)
 
@@ -451,7 +458,7 @@ def _closures(succ: list[list[int]]) -> list[int]:
 
 def closed_lay_ok(
     board_map: Map, board: BoardState, coord: str, tile_id: str, rotation: int, corp: str,
-    column: str | int,
+    column: str | int, reached: frozenset[tuple[str, int]] | None = None,
 ) -> bool:
     """The "closed" (restrictive) style of laying track (1830 variant V-7.7, and 1870):
     some track of the new tile that was not on the old one must extend a route of the
@@ -463,23 +470,25 @@ def closed_lay_ok(
     def moved(end: End) -> End:
         return End("stop", mapping.get(end.n, end.n)) if end.kind == "stop" else end
 
+    if isinstance(column, int):
+        column = board_map.revenue_columns[column]
+    if reached is None:
+        reached = reachable(board_map, board, corp).stops
+    for old_index, new_index in mapping.items():  # the cheap test first
+        if (coord, old_index) in reached and \
+                new.stops[new_index].value(column) > old.stops[old_index].value(column):
+            return True
     kept = {frozenset(moved(e) for e in path) for path in old.rotated_paths(old_rot)}
     fresh = {i for i, path in enumerate(new.rotated_paths(rotation))
              if frozenset(path) not in kept}
+    if not fresh:
+        return False
     trial = board.copy()
     lay_tile(board_map, trial, coord, tile_id, rotation)
     graph = TrackGraph(board_map, trial)
     goal = {i for i, s in enumerate(graph.segments) if s.coord == coord and s.index in fresh}
-    starts = [("stop", c, i) for c, i in trial.stations(corp)]
-    if goal:
-        segs, _ = _RouteSearch(graph, corp).run(starts, goal)
-        if segs & goal:
-            return True
-    if isinstance(column, int):
-        column = board_map.revenue_columns[column]
-    reached = reachable(board_map, board, corp).stops
-    for old_index, new_index in mapping.items():
-        if (coord, old_index) in reached and \
-                new.stops[new_index].value(column) > old.stops[old_index].value(column):
-            return True
-    return False
+    starts = [("stop", c, i) for c, i in trial.route_stations(corp)]
+    if not goal:
+        return False
+    segs, _ = _RouteSearch(graph, corp).run(starts, goal)
+    return bool(segs & goal)

@@ -72,8 +72,17 @@ def buy_from_bank(ctx: Ctx, corp: str, train: TrainDef, price: int) -> None:
             enter_phase(ctx, new_phase)
 
 
+def rules_1870(state: GameState) -> bool:
+    """Whether the game is played by the 1870 rulebook (where its rules differ from
+    1830's and the data cannot say so)."""
+    return state.title == "1870"
+
+
 def enter_phase(ctx: Ctx, name: str) -> None:
-    """A phase begins at once: obsolete trains go, privates may close (2.0)."""
+    """A phase begins at once: obsolete trains go, privates may close (1830 2.0); 1870
+    phase events (Game Phases, p.4-5): privates become buyable, privates close (their
+    placed tokens stay), the port and cattle tokens leave the map.  Trains over the new
+    limit are discarded by their presidents afterwards (ortrains.after_purchase)."""
     state = ctx.state
     phase = state.rules.phase(name)
     ctx.emit("phase", name=name)
@@ -84,8 +93,21 @@ def enter_phase(ctx: Ctx, name: str) -> None:
         if train.rusts_on == trigger:
             rust(ctx, train.name)
     trigger_def = state.rules.train(trigger) if trigger else None
-    if trigger_def is not None and trigger_def.extra.get("closes_privates"):
+    closes = "close_privates" in phase.events or (
+        trigger_def is not None and bool(trigger_def.extra.get("closes_privates")))
+    if closes:
         close_all_privates(ctx)
+    if "privates_buyable" in phase.events:
+        ctx.log("Public companies may now buy private companies from players.")
+    if "remove_port_and_cattle_tokens" in phase.events:
+        remove_port_and_cattle_tokens_event(ctx)
+
+
+def remove_port_and_cattle_tokens_event(ctx: Ctx) -> None:
+    """Phase 5 (1870, Game Phases, p.5): the port and cattle tokens leave the map."""
+    from .tokens import remove_port_and_cattle_tokens
+
+    remove_port_and_cattle_tokens(ctx)
 
 
 def rust(ctx: Ctx, name: str) -> None:

@@ -8,11 +8,14 @@ lists where pbem's rules differ from the site's and which option selects which r
     sitelog    the file: players, settings, undo/redo resolved, auto actions flattened
     options    the pbem options that give the site's readings and optional rules
     translate  site action -> pbem commands (the title-independent part)
+    common     the stock and operating rounds 1830 and 1870 share
     t1830      the 1830 translation
+    t1870      the 1870 translation (protection, redemption, connection runs, ...)
     routes     a recorded route as pbem's written stops
     replay     the game creation and the replay through service.act
     check      the outcome against the log's result; a refusal described
     export     a pbem game as a site log (sitenames keeps the site's ids)
+    positions  the position before each run (the route tests and bench/routes.py)
 """
 
 from __future__ import annotations

@@ -45,8 +45,10 @@ def check_file(path: Path, db: Path) -> Row:
         return Row(path, log.title, count, f"differs at action {where}: "
                    f"{imported.refusal.reason}", False, imported.game_id)
     found = outcome(log, imported)
+    older = "".join(f"; {k}={v} from the log's record" for k, v in imported.readings.items())
     if found.matches:
-        return Row(path, log.title, count, f"matches ({found.reason})", True, imported.game_id)
+        return Row(path, log.title, count, f"matches ({found.reason}{older})", True,
+                   imported.game_id)
     return Row(path, log.title, count, "differs at the end: " + "; ".join(found.problems),
                False, imported.game_id)
 

@@ -26,6 +26,8 @@ from .options import site_rules
 from .sitenames import SiteNames
 
 SiteAction = dict[str, Any]
+#: pbem's tile names the site names otherwise (1870's gray tiles carry their label)
+SITE_TILES = {"1870": {"171": "171K", "172": "172L"}}
 END_REASONS = {"bank": "bank", "bankruptcy": "bankrupt", "manual": "manually_ended",
                "stock_market": "stock_market"}
 
@@ -83,8 +85,34 @@ class Exporter:
             raise ExportError(f"a {kind!r} command cannot be written as an 18xx.games action")
         self.before_operating(kind, facts)
         self.named = set()
+        connecting = (self.state.round.get("connection") or {}).get("corp")
+        operating = self.state.round.get("current")
         handler(actor, action, facts)
         self.name_trains(facts, len(facts))
+        self.connection_check(connecting, operating, facts)
+
+    def connection_check(self, before: str | None, operating: str | None,
+                         facts: list[Fact]) -> None:
+        """1870: the site announces each connection run with a ``destination_connection``
+        auto action of the action after which it starts (the company that just operated,
+        or the one running)."""
+        if self.game["title"] != "1870" or not self.actions \
+                or not any(f["f"] in ("round_set", "round_new") for f in facts):
+            return
+        after = self.state.clone()
+        apply_facts(after, facts)
+        corp = (after.round.get("connection") or {}).get("corp")
+        if corp is not None and corp != before:
+            entity = operating if operating and before is None else corp
+            corps = [corp]
+        elif operating and after.round.get("kind") == "operating" \
+                and after.round.get("current") not in (None, operating):
+            entity, corps = after.round["current"], []  # a turn ended, the next begins
+        else:
+            return
+        self.actions[-1].setdefault("auto_actions", []).append(
+            {"type": "destination_connection", "entity": entity,
+             "entity_type": "corporation", "created_at": self.now, "corporations": corps})
 
     def name_trains(self, facts: list[Fact], upto: int) -> dict[int, str]:
         """The site ids of the trains the facts before ``upto`` move (each named once)."""
@@ -146,6 +174,31 @@ class Exporter:
             self.player("sell_shares", actor, shares=shares,
                         percent=sale["count"] * self.state.rules.ordinary_percent)
 
+    # -- 1870: price protection, redemption, reissue ---------------------------------------
+    def on_protect(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        """The site's protection is the president's purchase of the shares sold."""
+        shares = [f"{f['corp']}_{f['index']}" for f in facts
+                  if f["f"] == "cert" and f["to"] == f"p:{actor}"]
+        self.player("buy_shares", actor, shares=shares,
+                    percent=len(shares) * self.state.rules.ordinary_percent)
+
+    def on_redeem(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        if any(f["f"] == "cert" for f in facts):  # else it waits for the seller's accept
+            self.redeemed(action["corp"], facts)
+
+    def redeemed(self, corp: str, facts: list[Fact]) -> None:
+        shares = [f"{corp}_{f['index']}" for f in facts
+                  if f["f"] == "cert" and f["to"] == f"c:{corp}"]
+        self.corp("buy_shares", corp, shares=shares,
+                  percent=len(shares) * self.state.rules.ordinary_percent)
+
+    def on_reissue(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        corp = action["corp"]
+        shares = [f"{corp}_{f['index']}" for f in facts
+                  if f["f"] == "cert" and f["corp"] == corp and f["to"] == "ipo"]
+        self.corp("sell_shares", corp, shares=shares,
+                  percent=len(shares) * self.state.rules.ordinary_percent)
+
     def on_exchange(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
         cert = next(f for f in facts if f["f"] == "cert")
         self.add("buy_shares", action["private"], "company",
@@ -156,7 +209,8 @@ class Exporter:
     def before_operating(self, kind: str, facts: list[Fact]) -> None:
         """The site's explicit passes of the track and station steps."""
         rnd = self.state.round
-        if rnd.get("kind") != "operating" or not rnd.get("current") or rnd.get("proposal"):
+        if rnd.get("kind") != "operating" or not rnd.get("current") or rnd.get("proposal") \
+                or rnd.get("connection") or rnd.get("protection"):
             return
         corp, turn = rnd["current"], rnd["turn"]
         later = {"run", "payout", "withhold", "buy_train", "pass", "sell",
@@ -198,7 +252,8 @@ class Exporter:
         tile = next(f for f in facts if f["f"] == "tile")
         coord = tile["hex"]
         bare = not tile_at(self.state.map, self.state.board, coord)[0].paths
-        copy = self.names.lay(coord, tile["tile"])
+        copy = self.names.lay(coord, SITE_TILES.get(self.game["title"], {}).get(
+            tile["tile"]) or tile["tile"], self.state.map.manifest.get(tile["tile"]))
         entity, entity_type = self.acting(action)
         self.add("lay_tile", entity, entity_type, hex=coord, tile=copy,
                  rotation=tile["rotation"])
@@ -234,15 +289,30 @@ class Exporter:
         self.add("place_token", entity, entity_type, city=city, slot=slot,
                  tokener=fact["corp"] if fact["f"] == "token" else corp)
 
+    def operating(self) -> str:
+        """The company acting in the operating round: the one making its connection run
+        (1870), or the one whose turn it is."""
+        rnd = self.state.round
+        return str((rnd.get("connection") or {}).get("corp") or rnd["current"])
+
     def on_run(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
-        self.emit_run(self.state.round["current"], facts)
+        self.emit_run(self.operating(), facts)
 
     def emit_run(self, corp: str, facts: list[Fact]) -> None:
         """The run the facts record (pbem runs the best routes when a dividend is
         decided without a run first)."""
-        after = self.state.clone()
-        apply_facts(after, facts)
-        run = after.round["turn"].get("run") or {}
+        run: dict[str, Any] = {}
+        if self.state.round.get("connection"):  # the run is set, then the round moves on
+            for fact in facts:
+                conn = fact.get("values", {}).get("connection") if fact["f"] == "round_set" \
+                    else None
+                if conn and conn.get("corp") == corp and conn.get("run"):
+                    run = conn["run"]
+                    break
+        else:
+            after = self.state.clone()
+            apply_facts(after, facts)
+            run = after.round["turn"].get("run") or {}
         if not run.get("routes"):
             return  # the site skips the step when there is no route
         routes = [self.route(corp, r) for r in run["routes"]]
@@ -276,11 +346,41 @@ class Exporter:
     def on_withhold(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
         self.dividend("withhold", facts)
 
+    def on_half(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        self.dividend("half", facts)
+
     def dividend(self, kind: str, facts: list[Fact]) -> None:
-        corp = self.state.round["current"]
-        if self.state.round["turn"]["run"] is None:
+        corp = self.operating()
+        rnd = self.state.round
+        ran = (rnd["connection"] if rnd.get("connection") else rnd["turn"])["run"]
+        if ran is None:
             self.emit_run(corp, facts)
         self.corp("dividend", corp, kind=kind)
+
+    # -- 1870: the destination marker, the cattle and port tokens ------------------------------
+    def on_destination(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        choice = "Map" if (action.get("marker") or "place") == "place" else "Charter"
+        self.corp("choose", self.operating(), choice=choice)
+
+    def on_cattle(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        self.add("assign", "SCC", "company", target=action["hex"], target_type="hex")
+
+    def on_port(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        marker = next(f["marker"] for f in facts if f["f"] == "marker")
+        self.add("assign", "GSC", "company", target=marker["hex"], target_type="hex")
+
+    # -- the referee --------------------------------------------------------------------------
+    def on_end_game(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        """The site's game ended by hand (by a player there)."""
+        self.player("end_game", self.players[0]["name"])
+
+    def on_as(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        inner = action["action"]
+        handler = getattr(self, "on_" + inner["type"], None)
+        if handler is None:
+            raise ExportError(f"a {inner['type']!r} command cannot be written as an "
+                              "18xx.games action")
+        handler(action["player"], inner, facts)
 
     def on_buy_train(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
         if any(f["f"] == "train" for f in facts):  # else it waits for the seller's accept
@@ -325,9 +425,14 @@ class Exporter:
                       price=prop["price"])
         elif prop.get("kind") == "train":
             self.trains_bought(prop["buyer"], None, facts)
+        elif prop.get("kind") == "redeem":
+            self.redeemed(prop["corp"], facts)
 
     def on_decline(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
-        """A declined offer never happened on the site."""
+        """A declined offer never happened on the site; a declined price protection is
+        the president's pass (1870)."""
+        if self.state.round.get("protection"):
+            self.player("pass", actor)
 
     def on_bankrupt(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
         self.corp("bankrupt", self.state.round["current"])
@@ -378,7 +483,7 @@ def verify_export(store: Store, game_id: int, document: dict[str, Any]) -> str |
 
 def export_game(store: Store, game_id: int) -> dict[str, Any]:
     """The game as an 18xx.games log (a JSON-ready dict)."""
-    if store.game(game_id)["title"] not in ("1830",):
-        raise ExportError("pbem exports only 1830 games to 18xx.games so far")
+    if store.game(game_id)["title"] not in ("1830", "1870"):
+        raise ExportError("pbem exports only 1830 and 1870 games to 18xx.games")
     return Exporter(store, game_id).run()
 

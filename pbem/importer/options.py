@@ -17,6 +17,20 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "forced_sale": "any",
         "bankruptcy": "declare",
     },
+    "1870": {
+        "best_run": "free",
+        "players": "2-7",
+        "half_dividend": "round-down",
+        "reissue_par": "nearest-up",
+        "ledge": "site",
+        "upgrades": "site",
+        "gray_tiles": "site",
+        "token_cities": "site",
+        "bankrupt_prices": "unchanged",
+        "forced_sale": "any",
+        "bankruptcy": "declare",
+        "share_limit_compliance": "keep",
+    },
 }
 
 #: The site's optional rules -> pbem options.
@@ -24,6 +38,18 @@ OPTIONAL_RULES: dict[str, dict[str, dict[str, str]]] = {
     "1830": {
         "optional_6_train": {"six_trains": "3"},
         "multiple_brown_from_ipo": {"brown_buy": "pool-and-ipo"},
+    },
+    "1870": {
+        "diesels": {"trains": "1830-diesels"},
+        "finish_on_400": {"finish_on_400": "yes"},
+        "station_wars": {"station_wars": "yes"},
+        "original_tiles": {"tiles": "original"},
+        "max_reissue_200": {"reissue_max": "200"},
+        "can_protect_if_sold": {"protect_after_selling": "yes"},
+        "original_market": {"market": "1850"},
+        "original_rules": {"station_wars": "yes", "tiles": "original", "reissue_max": "200",
+                           "protect_after_selling": "yes", "market": "1850",
+                           "certificate_limit_drops": "twice"},
     },
 }
 

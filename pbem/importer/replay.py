@@ -43,6 +43,8 @@ class Refusal:
     reason: str
     recent: list[Applied]
     state: GameState
+    #: options under which the log's own record says the site decided it (ReadingDiffers)
+    options: dict[str, str] | None = None
 
 
 class ImportStopped(Exception):
@@ -59,6 +61,8 @@ class Imported:
     applied: list[Applied]
     stopped_at: Any = None  # the id given with --to, when the import stopped there
     refusal: Refusal | None = None
+    #: options taken from the log's own record (an older site's reading), if any
+    readings: dict[str, str] = field(default_factory=dict)
 
 
 # -- setting up ---------------------------------------------------------------------------------
@@ -87,10 +91,10 @@ def timestamp(value: Any) -> str:
 
 
 def create(store: Store, log: SiteLog, names: dict[str, str], emails: dict[str, str],
-           now: str) -> int:
+           now: str, readings: dict[str, str] | None = None) -> int:
     players = [(names[p.key], emails.get(names[p.key], "")) for p in log.players]
     created = service.create_game(store, log.title, players, seed=0, seating="fixed",
-                                  options=site_options(log), now=now)
+                                  options={**site_options(log), **(readings or {})}, now=now)
     return created.game_id
 
 
@@ -142,8 +146,11 @@ class Replay:
                     break
                 self.commands(entry, implicit)
             self.commands(entry, self.translator.translate(self.state, site))
+            self.translator.verify(self.state, site)
         except Unsupported as exc:
-            raise ImportStopped(self.refusal(site, None, str(exc))) from None
+            refusal = self.refusal(site, None, str(exc))
+            refusal.options = getattr(exc, "options", None)
+            raise ImportStopped(refusal) from None
         if kind == "run_routes":
             self.check_revenue(site)
         if kind == "lay_tile":
@@ -152,7 +159,7 @@ class Replay:
 
     def check_tile(self, site: SiteAction) -> None:
         """pbem's command names the tile's exits; the track must lie as on the site."""
-        name, rotation = site["tile"].rsplit("-", 1)[0], int(site["rotation"])
+        name, rotation = self.translator.tile_name(site["tile"]), int(site["rotation"])
         laid = self.state.board.tiles.get(site["hex"])
         tile = self.state.map.tiles.get(name)
         if laid is None or tile is None or laid[0] != name or \
@@ -164,7 +171,8 @@ class Replay:
     def check_revenue(self, site: SiteAction) -> None:
         """The site's recorded revenue must be what pbem makes of the same routes."""
         recorded = sum(int(r.get("revenue", 0)) for r in site.get("routes") or [])
-        run = self.state.round.get("turn", {}).get("run") or {}
+        rnd = self.state.round
+        run = (rnd.get("connection") or {}).get("run") or rnd.get("turn", {}).get("run") or {}
         if run.get("revenue") != recorded:
             raise ImportStopped(self.refusal(
                 site, None, f"pbem counts ${run.get('revenue')} for the recorded routes, the "
@@ -212,6 +220,10 @@ def translator_for(log: SiteLog, names: dict[str, str]) -> Translator:
         from .t1830 import Translator1830
 
         return Translator1830(names)
+    if log.title == "1870":
+        from .t1870 import Translator1870
+
+        return Translator1870(names)
     raise Unsupported(f"pbem cannot import {log.title or 'this title'} games yet")
 
 
@@ -219,13 +231,41 @@ def replay_log(store: Store, log: SiteLog, *, emails: dict[str, str] | None = No
                to: Any = None, now: str = "",
                watch: Callable[[SiteAction, GameState], None] | None = None) -> Imported:
     """Create the game and replay the log up to the end, the action ``to`` or the first
-    action pbem refuses (then ``refusal`` says why)."""
+    action pbem refuses (then ``refusal`` says why).  When the log's own record shows
+    that the site read a rule otherwise (translate.ReadingDiffers: an older version of
+    the site), the game is rolled back and replayed with that reading's option."""
     actions = flatten(effective_actions(log.actions))
     if to is not None and not any(a.get("id") == to and not a.get("auto") for a in actions):
         raise LogError(f"the log has no action {to} in effect (undone actions do not count)")
     names = player_names(log)
+    readings: dict[str, str] = {}
+    while True:
+        try:
+            with store.transaction():
+                imported = _replay(store, log, actions, names, emails or {}, now, to, watch,
+                                   readings)
+                refusal = imported.refusal
+                if refusal is not None and refusal.options and \
+                        not set(refusal.options.items()) <= set(readings.items()):
+                    raise _Again(refusal.options)
+            imported.readings = dict(readings)
+            return imported
+        except _Again as again:  # the game is rolled back; once more with those options
+            readings.update(again.options)
+
+
+class _Again(Exception):
+    def __init__(self, options: dict[str, str]) -> None:
+        super().__init__(options)
+        self.options = options
+
+
+def _replay(store: Store, log: SiteLog, actions: list[SiteAction], names: dict[str, str],
+            emails: dict[str, str], now: str, to: Any,
+            watch: Callable[[SiteAction, GameState], None] | None,
+            readings: dict[str, str]) -> Imported:
     translator = translator_for(log, names)
-    game_id = create(store, log, names, emails or {}, now)
+    game_id = create(store, log, names, emails, now, readings)
     state = service.load(store, game_id)
     run = Replay(store, game_id, translator, state, watch=watch)
     try:

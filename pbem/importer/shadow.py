@@ -13,8 +13,11 @@ BANK, POOL, GONE = "bank", "pool", "gone"
 
 @dataclass
 class Shadow:
-    #: certificate ids that have left the initial offering (1830 never returns one)
+    #: certificate ids that have left the initial offering (1870's reissue returns them)
     left_ipo: set[str] = field(default_factory=set)
+    #: certificate id -> its holder as the site has it: "p:<name>", "pool", "c:<CORP>"
+    #: (absent: the initial offering)
+    holders: dict[str, str] = field(default_factory=dict)
     #: train id -> "bank" (not sold yet: absent), corporation symbol, "pool" or "gone"
     trains: dict[str, str] = field(default_factory=dict)
     #: tile copy id -> hex, and hex -> tile copy id, for laid tiles
@@ -27,6 +30,22 @@ class Shadow:
 
     def leave_ipo(self, *shares: str) -> None:
         self.left_ipo.update(shares)
+
+    def hold(self, holder: str, *shares: str) -> None:
+        """``shares`` now belong to ``holder`` ("ipo": back in the initial offering)."""
+        for share in shares:
+            if holder == "ipo":
+                self.holders.pop(share, None)
+                self.left_ipo.discard(share)
+            else:
+                self.holders[share] = holder
+                self.left_ipo.add(share)
+
+    def holder(self, share: str) -> str:
+        return self.holders.get(share, "ipo")
+
+    def held_by(self, holder: str) -> list[str]:
+        return sorted(s for s, h in self.holders.items() if h == holder)
 
     # -- trains ------------------------------------------------------------------------
     def train_at(self, train: str) -> str:

@@ -19,7 +19,21 @@ PRINTED_1830 = {
     "I19": "I19-0", "J2": "J2-0", "J14": "J14-1", "K13": "K13-0", "K15": "K15-0",
 }
 
-PRINTED = {"1830": PRINTED_1830}
+#: 1870: the same for its printed cities and towns (all named after their hex)
+PRINTED_1870 = {
+    "A2": "A2-0", "A22": "A22-0", "B9": "B9-0", "B11": "B11-0", "B19": "B19-1",
+    "C18": "C18-0", "D5": "D5-2", "E12": "E12-0", "F5": "F5-3", "H13": "H13-4",
+    "H17": "H17-0", "J3": "J3-0", "J5": "J5-1", "K16": "K16-5", "L11": "L11-0",
+    "M2": "M2-6", "M6": "M6-7", "M14": "M14-0", "M20": "M20-0", "M22": "M22-0",
+    "N1": "N1-0", "N7": "N7-0", "N17": "N17-0", "A10": "A10-0", "A16": "A16-0",
+    "B7": "B7-0", "B13": "B13-1", "D9": "D9-1", "D17": "D17-0", "D21": "D21-2",
+    "E8": "E8-3", "E20": "E20-1", "F9": "F9-4", "G10": "G10-5", "G20": "G20-6",
+    "H3": "H3-2", "H21": "H21-7", "I10": "I10-0", "I14": "I14-8", "J9": "J9-9",
+    "K4": "K4-10", "K14": "K14-0", "K20": "K20-11", "M8": "M8-12", "M10": "M10-13",
+    "N21": "N21-0",
+}
+
+PRINTED = {"1830": PRINTED_1830, "1870": PRINTED_1870}
 
 
 def printed_owners(title: str) -> dict[str, str]:
@@ -41,17 +55,19 @@ class SiteNames:
     next_train: dict[str, int] = field(default_factory=dict)
 
     # -- tiles -----------------------------------------------------------------------------
-    def lay(self, coord: str, name: str) -> str:
+    def lay(self, coord: str, name: str, copies: int | None = None) -> str:
+        """The copy of tile ``name`` laid on ``coord``: as the site takes them, the first
+        copy never laid (of ``copies`` in the manifest), else the copy that came back
+        to the supply first (a tile replaced by an upgrade goes to its end)."""
         old = self.laid.pop(coord, None)
         if old is not None:
             old_name, old_copy = old.rsplit("-", 1)
             self.free.setdefault(old_name, []).append(int(old_copy))
-        free = sorted(self.free.get(name, []))
-        if free:
-            copy = free[0]
-            self.free[name].remove(copy)
+        fresh = self.next_copy.get(name, 0)
+        if self.free.get(name) and (copies is None or fresh >= copies):
+            copy = self.free[name].pop(0)
         else:
-            copy = self.next_copy.get(name, 0)
+            copy = fresh
             self.next_copy[name] = copy + 1
         self.laid[coord] = f"{name}-{copy}"
         return self.laid[coord]

@@ -4,7 +4,8 @@ A translator turns one effective site action into the pbem commands that do the 
 (``translate``), says which commands the site carried out by itself before it
 (``before``: e.g. the site ends a corporation's turn when nothing is left to do, pbem
 waits for ``done``), and keeps the site's names (certificates, trains, tiles) in a
-``Shadow``.  Titles subclass it (t1830.Translator1830; 1870 later).
+``Shadow``.  common.CommonTranslator adds what 1830 and 1870 share; titles subclass that
+(t1830.Translator1830, t1870.Translator1870).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.state import GameState
+from . import ids
 from .shadow import Shadow
 from .sitelog import SiteAction
 
@@ -21,6 +23,15 @@ Action = dict[str, Any]
 
 class Unsupported(Exception):
     """A site action pbem cannot express (yet)."""
+
+
+class ReadingDiffers(Unsupported):
+    """The log shows that the site read a rule as the game ``options`` given here do
+    (an older version of the site): the replay may start again with them."""
+
+    def __init__(self, message: str, options: dict[str, str]) -> None:
+        super().__init__(message)
+        self.options = options
 
 
 @dataclass(frozen=True)
@@ -49,6 +60,10 @@ class Translator:
         except KeyError:
             raise Unsupported(f"unknown player {entity!r}") from None
 
+    def tile_name(self, tile_id: str) -> str:
+        """pbem's tile name of a site tile copy id ("57-0" -> "57")."""
+        return ids.tile(tile_id)[0]
+
     @staticmethod
     def president(state: GameState, corp: str) -> str:
         name = state.president(corp)
@@ -75,6 +90,10 @@ class Translator:
             raise Unsupported(f"pbem cannot import a {site.get('type')!r} action")
         commands: list[Command] = handler(state, site)
         return commands
+
+    def verify(self, state: GameState, site: SiteAction) -> None:
+        """Raise Unsupported when pbem's state after ``site`` is not the site's (what the
+        log records of it: e.g. which companies make a connection run now)."""
 
     def after(self, state: GameState, site: SiteAction) -> None:
         """Update the shadow once ``site`` is done (``state`` is pbem's state after it)."""

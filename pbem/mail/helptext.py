@@ -16,9 +16,11 @@ TOPICS: dict[str, str] = {
     "accept": "accept: agree to an offer made to you.",
     "decline": "decline: refuse an offer made to you.",
     "lay": "lay 57 H12 SW-NE: tile 57 on H12 joining SW and NE; lay 57 H12 when only one "
-           "placement fits.",
+           "placement fits; lay 25 H14 W-NE/W-SE names the track pair by pair where the "
+           "sides alone fit two ways.",
     "token": "token E19, or token G19 2 (the second city of the hex).",
-    "run": "run (the best routes), or run 3: H12-I15-J14, 2: E19-F20.",
+    "run": "run (the best routes), or run 3: H12-I15-J14, 2: E19-F20; run nothing only "
+           "when no route earns anything.",
     "payout": "payout: pay the revenue out as dividends.",
     "withhold": "withhold: keep the revenue in the treasury.",
     "half": "half: 1870, pay half and keep half.",
@@ -26,11 +28,16 @@ TOPICS: dict[str, str] = {
                  "buy train 3 from NYC for 150.",
     "discard": "discard 3: discard a train over the limit.",
     "buy private": "buy private DH from Alice for 140: Alice must accept.",
-    "protect": "protect: 1870, protect a share price.",
-    "redeem": "redeem PRR: 1870, the corporation buys back a share.",
-    "reissue": "reissue PRR: 1870, the corporation sells a share.",
-    "destination": "destination: 1870, run to the destination.",
-    "port": "port M20: 1870, open a port.",
+    "protect": "protect (or decline): 1870, buy the shares just sold of your company at "
+               "the seller's price so its share value does not drop.",
+    "redeem": "redeem MP, or redeem MP from Bob: 1870, your whole turn; MP buys back one "
+              "of its shares (from the open market while it has one).",
+    "reissue": "reissue MP: 1870, your whole turn; MP offers all its redeemed shares at a "
+               "new par.",
+    "destination": "destination place, or destination keep: 1870 connection run, the "
+                   "destination marker to the destination or kept as a $100 station.",
+    "port": "port open M20, port closed M20, or port close: 1870, the Gulf Shipping "
+            "Company's port.",
     "cattle": "cattle E12: 1870, place the cattle token.",
     "say": "say <text>: table talk, mailed to all players and kept in the history.",
     "help": "help, or help <command>: this help.",

@@ -21,7 +21,7 @@ from .words import SIDES
 #: Action types this language reads that pbem.engine.actions does not list yet
 #: (referee commands and the 1830 base game's private-company groups).
 PROPOSED_TYPES = frozenset(
-    {"as", "revert", "replace", "pause", "resume", "deadline", "kick", "take_group"}
+    {"revert", "replace", "pause", "resume", "deadline", "kick", "take_group"}
 )
 
 __all__ = [

@@ -48,6 +48,7 @@ VERB_OF: dict[str, str] = {
     "destination": "destination",
     "port": "port",
     "open": "port",
+    "close": "port",
     "cattle": "cattle",
     # any time
     "say": "say",

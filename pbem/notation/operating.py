@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pbem.engine.actions import Action
 
@@ -31,6 +32,8 @@ _PIECES = re.compile(r"[-/]+")
 _TRAIN_SUFFIX = re.compile(r"(?P<name>.+?)-?trains?", re.IGNORECASE)
 _ROUTE_WORD = re.compile(r"[;,:]|[^\s;,:]+")
 _ROUTE_NOISE = frozenset({"train", "trains", "runs", "via", "and", "route", "routes"})
+#: run nothing, run none, run no trains
+_NOTHING = frozenset({"nothing", "none", "no"})
 #: one city of a hex with two: G19.2 (also G19/2)
 _NUMBERED_STOP = re.compile(r"(?P<hex>[A-Za-z]{1,2}[0-9]{1,3})[./](?P<city>[1-9])")
 
@@ -39,25 +42,53 @@ _NUMBERED_STOP = re.compile(r"(?P<hex>[A-Za-z]{1,2}[0-9]{1,3})[./](?P<city>[1-9]
 
 
 def lay(args: Args, ctx: ParseContext) -> Action:
-    """lay 57 H12 SW-NE [with CS]: tile, hex and the sides it must connect, in any order."""
+    """lay 57 H12 SW-NE [with CS]: tile, hex and the sides it must connect, in any order.
+
+    lay 25 H14 SW-NW/SW-E names the placement by its track: two or more pairs of sides
+    (each joined by '-', the pairs by '/', ',' or spaces), each pair joined by the tile's
+    track, for tiles that touch the same sides in several ways."""
     words, using = take_with(plain(args.words), ctx)
     tile: str | None = None
     hex_: str | None = None
-    exits: list[str] = []
-    for word in _pieces(words):
+    groups: list[list[str]] = []
+    for word in words:
         if word.lower() in _LAY_NOISE:
             continue
-        if (name := side(word)) is not None:
-            exits.append(name)
-        elif hex_ is None and (found := hex_name(word)) is not None:
-            hex_ = found
-        elif tile is None and (found := tile_name(word)) is not None:
-            tile = found
-        else:
-            raise _not_lay_word(word, hex_)
+        if (found_sides := _side_groups(word)) is not None:
+            groups += found_sides
+            continue
+        for piece in _pieces([word]):
+            if piece.lower() in _LAY_NOISE:
+                continue
+            if (name := side(piece)) is not None:
+                groups.append([name])
+            elif hex_ is None and (found := hex_name(piece)) is not None:
+                hex_ = found
+            elif tile is None and (found := tile_name(piece)) is not None:
+                tile = found
+            else:
+                raise _not_lay_word(piece, hex_)
     if tile is None or hex_ is None:
         raise Unclear("say the tile and the hex: lay 57 H12 SW-NE")
-    return {"type": "lay", "tile": tile, "hex": hex_, "exits": exits or None, "with": using}
+    exits = [name for group in groups for name in group]
+    action: Action = {"type": "lay", "tile": tile, "hex": hex_, "exits": exits or None,
+                      "with": using}
+    if len(groups) >= 2 and all(len(group) == 2 for group in groups):
+        action["exits"] = list(dict.fromkeys(exits))
+        action["paths"] = groups
+    return action
+
+
+def _side_groups(word: str) -> list[list[str]] | None:
+    """'SW-NW/SW-E' -> [['SW', 'NW'], ['SW', 'E']]; None unless the word is only sides."""
+    groups = []
+    for part in word.split("/"):
+        names = [side(piece) for piece in part.split("-") if piece]
+        if any(name is None for name in names):
+            return None
+        if names:
+            groups.append([name for name in names if name is not None])
+    return groups or None
 
 
 def _pieces(words: list[str]) -> list[str]:
@@ -97,8 +128,11 @@ def _not_city(word: str) -> Unclear:
 
 def run(args: Args, ctx: ParseContext) -> Action:
     """run | run 3: H12-I15-J14, 2: E19-F20 (routes by ',' or ';', stops by '-' or spaces;
-    G19.2 names the second city of a hex with two)."""
+    G19.2 names the second city of a hex with two).  run nothing: no train runs."""
     words = _ROUTE_WORD.findall(re.sub(r"[-–>→]+", " ", args.raw))
+    said = {w.lower() for w in words if w not in ";,:"}
+    if said & _NOTHING and said <= _NOTHING | _ROUTE_NOISE:
+        return {"type": "run", "routes": []}
     routes: list[dict[str, object]] = []
     for word in words:
         if word in ";,:" or word.lower() in _ROUTE_NOISE:
@@ -259,8 +293,33 @@ def discard(args: Args, ctx: ParseContext) -> Action:
 
 
 def redeem(args: Args, ctx: ParseContext) -> Action:
-    """redeem MP (1870: the company buys back one of its shares)."""
-    return {"type": "redeem", "corp": _corp_of(args, ctx, "redeem MP")}
+    """redeem MP | redeem MP from Bob (1870: the company buys back one of its shares,
+    from the open market or, when it has none, from a player)."""
+    words = plain(args.words)
+    source = None
+    lowered = [w.lower() for w in words]
+    if "from" in lowered:
+        at = lowered.index("from")
+        named = words[at + 1:]
+        words = words[:at]
+        if len(named) != 1:
+            raise Unclear("say whom to redeem from, e.g. 'redeem MP from Bob'")
+        source = ctx.player(named[0])
+        if source is None and named[0].lower() in ("pool", "market", "open"):
+            source = "pool"
+        if source is None:
+            raise Unclear(f"'{named[0]}' is not a player in this game")
+    corp = _corp_of(Args(args.verb, words, args.raw), ctx, "redeem MP")
+    return {"type": "redeem", "corp": corp, **({"from": source} if source else {})}
+
+
+def protect(args: Args, ctx: ParseContext) -> Action:
+    """protect | protect MP (1870: the president buys the shares just sold)."""
+    words = plain(args.words, also={"price", "it", "the"})
+    if not words:
+        return {"type": "protect"}
+    return {"type": "protect", "corp": _corp_of(Args(args.verb, words, args.raw), ctx,
+                                                  "protect MP")}
 
 
 def reissue(args: Args, ctx: ParseContext) -> Action:
@@ -275,24 +334,84 @@ def _corp_of(args: Args, ctx: ParseContext, usage: str) -> str:
 
 
 def port(args: Args, ctx: ParseContext) -> Action:
-    """port M20 | port open M20 (1870)."""
-    return {"type": "port", "hex": _hex_of(args, "port M20", {"open", "token"})}
+    """port open M20 | port M20 (the open port) | port closed M20 | port close (the open
+    port already placed becomes the closed one) (1870, the Gulf Shipping Company)."""
+    words = plain(args.words, also={"token", "at", "in", "on", "hex", "the"})
+    state = {w.lower() for w in words} & {"open", "closed", "close"}
+    if len(state) > 1:
+        raise Unclear("a port is open or closed, not both: port open M20 or port closed M20")
+    closed = bool(state & {"closed", "close"})
+    rest = [w for w in words if w.lower() not in {"open", "closed", "close"}]
+    found = _hex_and_city(rest, "port closed M20" if closed else "port open M20",
+                          need_hex=not closed)
+    action: Action = {"type": "port", "hex": found.get("hex")}
+    if closed:
+        action["closed"] = True
+    if found.get("city") is not None:
+        action["city"] = found["city"]
+    return action
 
 
 def open_port(args: Args, ctx: ParseContext) -> Action:
     """open port M20 (1870)."""
     words = plain(args.words)
     if not words or words[0].lower() != "port":
-        raise Unclear("to open a port write 'port M20'", suggestions=["port"])
-    return port(Args("port", words[1:], args.raw), ctx)
+        raise Unclear("to open a port write 'port open M20'", suggestions=["port"])
+    return port(Args("port", ["open", *words[1:]], args.raw), ctx)
+
+
+def close_port(args: Args, ctx: ParseContext) -> Action:
+    """close port | close port M20 (1870: the closed port, closing the Gulf Shipping
+    Company)."""
+    words = plain(args.words)
+    if not words or words[0].lower() != "port":
+        raise Unclear("to close the port write 'port closed M20' (or 'port close' for the "
+                      "open port already placed)", suggestions=["port"])
+    return port(Args("port", ["closed", *words[1:]], args.raw), ctx)
 
 
 def cattle(args: Args, ctx: ParseContext) -> Action:
-    """cattle E12 (1870)."""
-    return {"type": "cattle", "hex": _hex_of(args, "cattle E12", {"token"})}
+    """cattle E12 | cattle I10 2 (1870, the Southern Cattle Company)."""
+    words = plain(args.words, also={"token", "at", "in", "on", "hex", "the", "city"})
+    found = _hex_and_city(words, "cattle E12", need_hex=True)
+    action: Action = {"type": "cattle", "hex": found["hex"]}
+    if found.get("city") is not None:
+        action["city"] = found["city"]
+    return action
 
 
-def _hex_of(args: Args, usage: str, extra: set[str]) -> str:
-    words = plain(args.words, also=extra | {"at", "in", "on", "hex"})
-    hex_: str = fill(words, [Slot("hex", hex_name, not_hex, "say the hex")], usage)["hex"]
-    return hex_
+def _hex_and_city(words: list[str], usage: str, need_hex: bool) -> dict[str, Any]:
+    """A hex and, for a hex with two cities, the city number (both optional)."""
+    words = [w for w in words if w.lower() != "city"]
+    slots = [
+        Slot("hex", hex_name, not_hex, "say the hex" if need_hex else ""),
+        Slot("city", lambda w: whole(w, "a city number"), _not_city),
+    ]
+    return fill(words, slots, usage)
+
+
+_PLACE_WORDS = frozenset({"place", "placed", "put", "lay", "use"})
+_KEEP_WORDS = frozenset({"keep", "kept", "hold", "charter", "station", "100", "$100"})
+
+
+def destination(args: Args, ctx: ParseContext) -> Action:
+    """destination | destination place | destination keep (1870, the connection run: the
+    destination marker goes free to the destination, or stays on the charter as a $100
+    station marker)."""
+    words = [w.lower() for w in plain(args.words, also={"run", "token", "marker", "the",
+                                                         "it", "at", "as", "a", "on"})]
+    choice: str | None = None
+    for word in words:
+        if word in _PLACE_WORDS:
+            found = "place"
+        elif word in _KEEP_WORDS:
+            found = "keep"
+        else:
+            raise Unclear(f"'{word}' is not place or keep; write destination place (the "
+                          "marker goes to the destination) or destination keep (a $100 station "
+                          "marker)")
+        if choice is not None and found != choice:
+            raise Unclear("say place or keep, not both")
+        choice = found
+    return {"type": "destination"} if choice is None else {"type": "destination",
+                                                            "marker": choice}

@@ -50,12 +50,23 @@ def _sell(a: Action) -> str:
     return "sell " + ", ".join(f"{sale['count']} {sale['corp']}" for sale in a["sales"])
 
 
+def _redeem(a: Action) -> str:
+    source = a.get("from")
+    return _words("redeem", a["corp"], *(("from", source) if source else ()))
+
+
+def _protect(a: Action) -> str:
+    return _words("protect", a.get("corp"))
+
+
 def _sell_private(a: Action) -> str:
     return _words("sell private", a["private"], "to", a["to"], "for", a["price"])
 
 
 def _lay(a: Action) -> str:
     exits = "-".join(a["exits"]) if a.get("exits") else None
+    if a.get("paths"):  # the track, pair by pair: SW-NW/SW-E
+        exits = "/".join("-".join(pair) for pair in a["paths"])
     return _words("lay", a["tile"], a["hex"], exits, *_with(a))
 
 
@@ -69,6 +80,8 @@ def _with(a: Action) -> tuple[str | None, str | None]:
 
 def _run(a: Action) -> str:
     routes = a.get("routes")
+    if routes == []:
+        return "run nothing"
     if not routes:
         return "run"
     return "run " + ", ".join(f"{r['train']}: {'-'.join(r['stops'])}" for r in routes)
@@ -120,12 +133,13 @@ _PRINTERS: dict[str, Printer] = {
     "buy_train": _buy_train,
     "discard": _one("discard", "train"),
     "bankrupt": _plain("bankrupt"),
-    "protect": _plain("protect"),
-    "redeem": _one("redeem", "corp"),
+    "protect": _protect,
+    "redeem": _redeem,
     "reissue": _one("reissue", "corp"),
-    "destination": _plain("destination"),
-    "port": _one("port", "hex"),
-    "cattle": _one("cattle", "hex"),
+    "destination": lambda a: _words("destination", a.get("marker")),
+    "port": lambda a: _words("port", "closed" if a.get("closed") else "open", a.get("hex"),
+                             a.get("city")),
+    "cattle": lambda a: _words("cattle", a["hex"], a.get("city")),
     "say": _one("say", "text"),
     "help": _help,
     "show": _plain("show"),
@@ -135,6 +149,7 @@ _PRINTERS: dict[str, Printer] = {
     "as": _as,
     "revert": lambda a: _words("revert to", a["seq"]),
     "replace": lambda a: _words("replace", a["player"], "with", a["email"]),
+    "end_game": _plain("end game"),
     "pause": _plain("pause"),
     "resume": _plain("resume"),
     "deadline": lambda a: f"deadline {a['hours']}h",

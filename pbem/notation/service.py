@@ -141,10 +141,13 @@ def kick(args: Args, ctx: ParseContext) -> Action:
 
 
 def end(args: Args, ctx: ParseContext) -> Action:
-    """end turn = pass ('end' alone ends the commands of a mail)."""
-    words = [w.lower() for w in plain(args.words, also={"my", "our"})]
+    """end turn = pass ('end' alone ends the commands of a mail); end game: the referee
+    ends the game now, with everybody's score as it stands."""
+    words = [w.lower() for w in plain(args.words, also={"my", "our", "the", "now"})]
     if words == ["turn"]:
         return {"type": "pass"}
+    if words == ["game"]:
+        return {"type": "end_game"}
     raise Unclear(
         "to end your turn write 'done' ('end' alone marks the end of your commands)",
         suggestions=["done"],

@@ -25,7 +25,13 @@ from pbem.engine.state import GameState
 
 from .corps import letters
 from .hexview import HexView, StopView, board_view, edges_text
-from .stateinfo import blocked_hexes, column_phases, pending_homes, revenue_column
+from .stateinfo import (
+    blocked_hexes,
+    column_phases,
+    pending_homes,
+    revenue_column,
+    spent_marks,
+)
 
 HALF = 4  # characters per map column number
 PITCH = 5  # lines per map row
@@ -111,7 +117,7 @@ def body_lines(view: HexView, codes: Mapping[str, str]) -> tuple[str, str, str]:
     elif stops:
         lines[0] = stop_text(stops[0], codes, compact=True)
         lines[2] = stop_text(stops[-1], codes, compact=True)
-    for item in extra_items(view):
+    for item in extra_items(view, codes):
         for i in (2, 0, 1):
             joined = f"{lines[i]} {item}".strip()
             if len(joined) <= widths[i]:
@@ -174,8 +180,24 @@ def slots_text(stop: StopView, codes: Mapping[str, str]) -> str:
     return "(" + "".join(marks) + ")" if marks else ""
 
 
-def extra_items(view: HexView) -> list[str]:
+def marker_items(view: HexView, codes: Mapping[str, str]) -> list[str]:
+    """{c} cattle token, {p} open port, {px} closed port, @MK destination markers of the
+    companies lettered M and K (1870)."""
     items = []
+    for marker in view.markers:
+        if marker.kind == "cattle":
+            items.append("{c}")
+        elif marker.kind == "port":
+            items.append("{p}" if marker.open else "{px}")
+    dests = "".join(codes.get(m.corp or "", "?") for m in view.markers
+                    if m.kind == "destination")
+    if dests:
+        items.append("@" + dests)
+    return items
+
+
+def extra_items(view: HexView, codes: Mapping[str, str] | None = None) -> list[str]:
+    items = marker_items(view, codes or {})
     if view.blocked_by:
         items.append(f"[{view.blocked_by}]")
     if view.label:
@@ -188,7 +210,8 @@ def extra_items(view: HexView) -> list[str]:
 # -- the legend and the listing ----------------------------------------------------------------
 
 
-def legend(codes: Mapping[str, str], column_note: str) -> list[str]:
+def legend(codes: Mapping[str, str], column_note: str, markers: bool = False,
+           marker_note: str = "") -> list[str]:
     stations = "  ".join(f"{letter}={sym}" for sym, letter in codes.items())
     text = [
         "Legend: H12 hex; 57 tile; y/g/b/G tile colour (yellow, green, brown, gray);",
@@ -197,6 +220,11 @@ def legend(codes: Mapping[str, str], column_note: str) -> list[str]:
         "<40> off-board value now; ~80 water, ^120 mountain: the terrain cost of the",
         "first tile; [DH] no tile while a player owns DH.",
     ]
+    if markers:
+        text += textwrap.wrap(
+            "{c} cattle token, {p} open port, {px} closed port; @M destination marker of "
+            "the company lettered M at the edge of the hex (it doubles the city at the end "
+            "of that company's routes)." + (f" {marker_note}" if marker_note else ""), 78)
     if column_note:
         text += textwrap.wrap(f"Off-board values (30/50 in the listing): {column_note}.", 78)
     return text + textwrap.wrap("Stations: " + stations, 78)
@@ -273,7 +301,22 @@ def notes(view: HexView) -> list[str]:
         result.append(f"area {view.area}")
     for colour, label in view.future_labels:
         result.append(f"{colour} tile {label}")
-    result += list(view.marks)
+    result += marker_notes(view)
+    placed = {m.kind for m in view.markers}
+    result += [f"may take the {mark} token" if mark in ("cattle", "port") else mark
+               for mark in view.marks if mark not in placed]
+    return result
+
+
+def marker_notes(view: HexView) -> list[str]:
+    """"cattle token of MKT", "open port of GMO", "destination marker of MP (at the edge)"."""
+    several = len(view.stops) > 1
+    result = []
+    for marker in view.markers:
+        where = f" in city {marker.stop + 1}" if several and marker.stop is not None else ""
+        if marker.kind == "destination":
+            where = " at the edge" if marker.stop is None else (where or " in a city space")
+        result.append(f"{marker.name} of {marker.corp}{where}")
     return result
 
 
@@ -292,23 +335,44 @@ def column_note(state: GameState) -> str:
 def map_parts(board_map: Map, board: BoardState, column: str,
               blocked: Mapping[str, str] | None = None,
               homes: Mapping[str, tuple[str, int | None]] | None = None,
-              corps: Sequence[str] = (), note: str = "") -> tuple[str, str]:
+              corps: Sequence[str] = (), note: str = "", marker_note: str = "",
+              spent: frozenset[str] = frozenset()) -> tuple[str, str]:
     """(heading and drawing, legend and listing) of any board.  ``corps`` in the title's
     order gives the station letters (default: the homes printed on the map)."""
-    views = board_view(board_map, board, column, blocked, homes)
+    views = board_view(board_map, board, column, blocked, homes, spent)
     if not corps:
         corps = [c for v in views.values() for c, _ in v.homes]
     codes = letters(corps)
     head = f"MAP ({board_map.title}; off-board values in the {column} column)"
     drawing = [head, ""] + draw(views, codes)
-    rest = legend(codes, note) + ["", "HEXES"] + listing(views, note)
+    markers = any(v.marks or v.markers for v in views.values()) or bool(spent)
+    rest = legend(codes, note, markers, marker_note) + ["", "HEXES"] + listing(views, note)
     return "\n".join(drawing), "\n".join(rest)
 
 
 def board_parts(state: GameState) -> tuple[str, str]:
     """(heading and drawing, legend and listing) of a game's map."""
     return map_parts(state.map, state.board, revenue_column(state), blocked_hexes(state),
-                     pending_homes(state), list(state.rules.corporations), column_note(state))
+                     pending_homes(state), list(state.rules.corporations), column_note(state),
+                     marker_bonuses(state), spent_marks(state))
+
+
+def marker_bonuses(state: GameState) -> str:
+    """What the cattle and port tokens add, from the private companies' data (1870 p.9)."""
+    parts = []
+    for sym, pdef in state.rules.privates.items():
+        token = pdef.extra.get("token")
+        if not isinstance(token, dict):
+            continue
+        kind = token.get("kind")
+        states = [("", token)] if "bonus" in token else \
+            [(f"{k} ", token[k]) for k in ("open", "closed") if isinstance(token.get(k), dict)]
+        for prefix, data in states:
+            text = f"{prefix}{kind} ({sym}): +${data.get('bonus', 0)} for its owner"
+            if data.get("bonus_others"):
+                text += f", +${data['bonus_others']} for others"
+            parts.append(text)
+    return ("Bonuses on routes through the city: " + "; ".join(parts) + ".") if parts else ""
 
 
 def text_board(state: GameState) -> str:

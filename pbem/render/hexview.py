@@ -33,6 +33,43 @@ class StopView:
 
 
 @dataclass(frozen=True)
+class MarkerView:
+    """A piece on the map that is not a station (1870): the cattle token, the open or
+    closed port, a company's destination marker (stop None: at the edge of the hex)."""
+
+    kind: str  # cattle, port, destination
+    corp: str | None  # the owning company (cattle, port) or whose destination it is
+    stop: int | None
+    open: bool = True  # a port: open or closed
+
+    @property
+    def name(self) -> str:
+        if self.kind == "port":
+            return "open port" if self.open else "closed port"
+        if self.kind == "cattle":
+            return "cattle token"
+        return "destination marker"
+
+
+def marker_views(board: BoardState, coord: str) -> tuple[MarkerView, ...]:
+    """The markers on ``coord``, in a fixed order (cattle, port, destinations)."""
+    found = getattr(board, "markers", None)
+    if not isinstance(found, dict):
+        return ()
+    result = []
+    for key, marker in sorted(found.items()):
+        if not isinstance(marker, dict) or marker.get("hex") != coord:
+            continue
+        kind, _, owner = key.partition(":")
+        stop = marker.get("stop")
+        result.append(MarkerView(kind, owner or marker.get("corp"),
+                                 None if stop is None else int(stop),
+                                 bool(marker.get("open", True))))
+    order = {"cattle": 0, "port": 1}
+    return tuple(sorted(result, key=lambda m: (order.get(m.kind, 2), m.corp or "")))
+
+
+@dataclass(frozen=True)
 class HexView:
     coord: str
     name: str | None
@@ -53,6 +90,7 @@ class HexView:
     marks: tuple[str, ...] = ()
     river: bool = False
     future_labels: tuple[tuple[str, str], ...] = ()  # tile colour, label it must carry
+    markers: tuple[MarkerView, ...] = ()  # 1870 cattle, port, destination markers
 
     @property
     def row_col(self) -> tuple[int, int]:
@@ -62,7 +100,8 @@ class HexView:
     def has_content(self) -> bool:
         """Worth a line in the listing: track, a stop, a cost, a block, a label or a home."""
         return bool(self.paths or self.stops or self.cost or self.blocked_by or self.label
-                    or self.tile or self.homes or self.impassable or self.marks)
+                    or self.tile or self.homes or self.impassable or self.marks
+                    or self.markers)
 
     def plain_paths(self) -> list[tuple[int, int]]:
         """Track from edge to edge (not through a stop), edges in order."""
@@ -88,12 +127,15 @@ def board_view(
     column: str,
     blocked: Mapping[str, str] | None = None,
     homes: Mapping[str, tuple[str, int | None]] | None = None,
+    spent: frozenset[str] = frozenset(),
 ) -> dict[str, HexView]:
     """Every hex of the map as it is now, by coordinate (sorted by row, then column).
 
     ``column``: the phase's revenue column; ``blocked``: hex -> private company that
     blocks it; ``homes``: corporation -> (home hex, city index or None) for the
-    corporations whose home station is not on the board yet.
+    corporations whose home station is not on the board yet; ``spent``: printed marks
+    no longer of use (1870: "cattle" once the cattle token is placed or its company
+    closed).
     """
     blocked = blocked or {}
     reserved: dict[str, list[tuple[str, int | None]]] = {}
@@ -102,7 +144,7 @@ def board_view(
     result = {}
     for coord in sorted(board_map.hexes, key=hexes.coord_sort_key):
         result[coord] = hex_view(board_map, board, coord, column, blocked.get(coord),
-                                 reserved.get(coord, []))
+                                 reserved.get(coord, []), spent)
     return result
 
 
@@ -116,17 +158,19 @@ def hex_view(
     column: str,
     blocked_by: str | None = None,
     reserved: list[tuple[str, int | None]] | None = None,
+    spent: frozenset[str] = frozenset(),
 ) -> HexView:
     """One hex as it is now (cached: a board changes a few hexes at a time)."""
+    spent = spent & board_map.hexes[coord].marks
     key = (id(board_map), coord, board.tiles.get(coord),
            tuple(tuple(s) for s in board.tokens.get(coord, [])), column, blocked_by,
-           tuple(reserved or ()))
+           tuple(reserved or ()), marker_views(board, coord), spent)
     cached = _CACHE.get(key)
     if cached is not None and cached[0] is board_map:
         return cached[1]
     if len(_CACHE) > 50_000:
         _CACHE.clear()
-    view = _hex_view(board_map, board, coord, column, blocked_by, reserved)
+    view = _hex_view(board_map, board, coord, column, blocked_by, reserved, spent)
     _CACHE[key] = (board_map, view)  # the map is kept alive, so its id is not reused
     return view
 
@@ -138,6 +182,7 @@ def _hex_view(
     column: str,
     blocked_by: str | None,
     reserved: list[tuple[str, int | None]] | None,
+    spent: frozenset[str] = frozenset(),
 ) -> HexView:
     printed = board_map.hexes[coord]
     tile, rotation = tile_at(board_map, board, coord)
@@ -164,9 +209,10 @@ def _hex_view(
         area=printed.area,
         impassable=tuple(sorted(printed.impassable)),
         homes=tuple(printed.homes.items()),
-        marks=tuple(sorted(printed.marks)),
+        marks=tuple(sorted(printed.marks - spent)),
         river=printed.river is not None,
         future_labels=tuple(printed.future_labels.items()),
+        markers=marker_views(board, coord),
     )
 
 

@@ -41,9 +41,80 @@ def waiting_line(state: GameState, waiting: Sequence[str] | None = None) -> str:
     waiting = to_act(state) if waiting is None else list(waiting)
     corp = state.round.get("current") if state.round.get("kind") == "operating" else None
     who = " and ".join(waiting) or "nobody"
+    special = special_decision(state)
+    if special:
+        return f"Waiting for {who} ({special}, {round_name(state)})."
     if corp and waiting == [state.president(corp)]:
         return f"Waiting for {who} ({corp} operates in {round_name(state)})."
     return f"Waiting for {who} ({round_name(state)})."
+
+
+def special_decision(state: GameState) -> str:
+    """What an 1870 decision between turns is about ("" for none)."""
+    rnd = state.round
+    if rnd.get("connection"):
+        return f"{rnd['connection']['corp']}'s connection run"
+    if rnd.get("protection"):
+        return f"price protection of {rnd['protection']['corp']}"
+    proposal = rnd.get("proposal") or {}
+    if proposal.get("kind") == "redeem":
+        return f"{proposal['corp']} asks to redeem a share"
+    return ""
+
+
+def decision_lines(state: GameState, viewer: str) -> list[str]:
+    """One sentence on the 1870 decision the viewer must make now, if any."""
+    rnd = state.round
+    text = ""
+    sale = rnd.get("protection")
+    proposal = rnd.get("proposal") or {}
+    conn = rnd.get("connection")
+    if sale and sale.get("president") == viewer:
+        shares = f"{sale['count']} share{'s' if sale['count'] > 1 else ''}"
+        text = (f"{viewer}: you may protect {sale['corp']}: buy the {shares} "
+                f"{sale['seller']} sold for {money(sale['amount'])} - protect or decline.")
+    elif proposal.get("kind") == "redeem" and proposal.get("answer_by") == viewer:
+        corp = proposal["corp"]
+        text = (f"{viewer}: {proposal['proposer']} asks you to sell one of your {corp} "
+                f"shares to {corp} (a redemption) for {money(proposal['price'])} - accept "
+                "or decline.")
+    elif conn and state.president(conn["corp"]) == viewer:
+        text = connection_sentence(state, viewer, conn)
+    elif proposal.get("answer_by") == viewer:
+        text = f"{viewer}: {offer_text(proposal, viewer)} - accept or decline."
+    return textwrap.wrap(text, WIDTH) if text else []
+
+
+def offer_text(proposal: dict[str, Any], viewer: str) -> str:
+    """"MP offers $40 for MRBC", "Bob offers you SV for $30"."""
+    seller, buyer = proposal.get("seller"), proposal.get("buyer")
+    thing = proposal.get("private") or (f"{seller}'s {proposal['train']}-train"
+                                        if proposal.get("train") else "it")
+    price = money(proposal.get("price"))
+    if buyer == viewer:
+        return f"{seller} offers you {thing} for {price}"
+    return f"{buyer} offers {price} for {thing}"
+
+
+def connection_sentence(state: GameState, viewer: str, conn: dict[str, Any]) -> str:
+    corp = conn["corp"]
+    cdef = state.rules.corp(corp)
+    home = cdef.extra.get("home_name")
+    dest = getattr(cdef, "destination", None)
+    dest_name = getattr(cdef, "destination_name", None)
+    start = f"{home} ({cdef.home})" if home else cdef.home
+    goal = f"{dest_name} ({dest})" if dest_name else str(dest)
+    text = (f"{viewer}: {corp} can run from {start} to its destination {goal}: its "
+            "connection run, once in the game.")
+    step = conn.get("step")
+    if step == "marker":
+        text += " First its destination marker: place it at the destination or keep it."
+    elif step == "run":
+        text += (" Now one train runs from home to the destination and no further; the "
+                 "other trains run as usual.")
+    elif step == "dividend" and conn.get("run"):
+        text += f" The run earned {money(conn['run'].get('revenue'))}: pay out or withhold."
+    return text
 
 
 def offers(state: GameState, viewer: str, moves: Sequence[Move] | None = None) -> list[Offer]:
@@ -66,7 +137,8 @@ def prompt_text(state: GameState, viewer: str | None, recent: Sequence[str] = ()
     if viewer is not None:
         found = offers(state, viewer)
         if found:
-            lines += ["", f"{viewer}, you may now (one command per line):"]
+            lines += [""] + decision_lines(state, viewer)
+            lines += [f"{viewer}, you may now (one command per line):"]
             lines += offer_lines(found)
             lines += context_lines(state, viewer)
         elif not state.finished:
@@ -100,9 +172,15 @@ def context_lines(state: GameState, viewer: str) -> list[str]:
     if sees_player_cash(state, viewer, viewer):
         parts.append(f"you have {money(state.player(viewer).cash)}")
     corp = state.round.get("current") if state.round.get("kind") == "operating" else None
+    conn = state.round.get("connection")
+    if conn:
+        corp = conn["corp"]
     if corp and state.president(corp) == viewer:
         c = state.corps[corp]
-        parts.append(f"{corp} has {money(c.cash)} and trains {' '.join(c.trains) or 'none'}")
+        frozen = getattr(c, "frozen", 0)
+        cash = money(c.cash) + (f" ({money(frozen)} from reissue usable next OR)"
+                                if frozen else "")
+        parts.append(f"{corp} has {cash} and trains {' '.join(c.trains) or 'none'}")
     return textwrap.wrap("(" + "; ".join(parts) + ")", WIDTH) if parts else []
 
 
@@ -228,16 +306,31 @@ def tokens(state: GameState, moves: list[Move]) -> list[Offer]:
 def runs(state: GameState, moves: list[Move]) -> list[Offer]:
     move = moves[0]
     revenue, routes = move.get("revenue"), move.get("routes")
-    if revenue is None:
+    conn = state.round.get("connection")
+    if revenue is None and not conn:
         revenue, routes = best_run(state)
     note = "the service runs the best routes"
+    if conn:
+        note = (f"{conn['corp']}'s connection run (one train from home to its destination and "
+                "no further, the others as usual): " + note)
     if revenue is not None:
         note += f": {money(revenue)}"
     if routes:
         note += " (" + "; ".join(routes) + ")"
     first = re.match(r"\s*(\w+: [A-Z]\d+(?:-[A-Z]\d+)+)", routes[0]) if routes else None
-    example = first.group(1) if first else "2: H12-H10"
+    example = first.group(1) if first else example_route(state)
     return [Offer("run", f"{note}; or name the routes, e.g. run {example}")]
+
+
+def example_route(state: GameState) -> str:
+    """A route to show how runs are written when the engine names none."""
+    conn = state.round.get("connection")
+    if conn:
+        corp = conn["corp"]
+        cdef = state.rules.corp(corp)
+        trains = state.corps[corp].trains
+        return f"{trains[0] if trains else '2'}: {cdef.home}-...-{cdef.destination}"
+    return "2: H12-H10"
 
 
 def best_run(state: GameState) -> tuple[int | None, list[str]]:
@@ -256,7 +349,99 @@ def best_run(state: GameState) -> tuple[int | None, list[str]]:
 
 def dividends(state: GameState, moves: list[Move]) -> list[Offer]:
     kinds = [m["action"]["type"] for m in moves]
+    conn = state.round.get("connection")
+    if conn:
+        run = conn.get("run") or {}
+        earned = f"the connection run earned {money(run['revenue'])}: " if "revenue" in run \
+            else ""
+        return [Offer(" or ".join(kinds), f"{earned}payout moves the share value right, "
+                      "withhold keeps it in the treasury; no half dividend")]
     return [Offer(kinds[0], "or " + join_or(kinds[1:]) if len(kinds) > 1 else "")]
+
+
+def protects(state: GameState, moves: list[Move]) -> list[Offer]:
+    """1870 price protection: buy what was sold at the seller's price, or decline."""
+    sale = state.round.get("protection") or {}
+    if not sale:
+        return plain(state, moves)
+    corp, count = sale["corp"], sale["count"]
+    shares = f"the {count} {corp} share{'s' if count > 1 else ''}"
+    return [Offer(text(moves[0]), f"buy {shares} from the open market for "
+                  f"{money(sale['amount'])}: {corp} goes back to {money(sale['price'])} "
+                  "(from " + money(state.price(corp)) + ")")]
+
+
+def destinations(state: GameState, moves: list[Move]) -> list[Offer]:
+    """1870 connection run, first step: the destination marker."""
+    conn = state.round.get("connection") or {}
+    corp = conn.get("corp", "the company")
+    dest = getattr(state.rules.corp(corp), "destination", None) if conn else None
+    notes = {"place": f"free at the edge of {dest or 'the destination'}: it doubles that "
+                      f"city at the end of {corp}'s routes",
+             "keep": "on the charter as one more $100 station marker"}
+    return [Offer(text(m), notes.get(m["action"].get("marker"), "")) for m in moves]
+
+
+def redeems(state: GameState, moves: list[Move]) -> list[Offer]:
+    """1870: the company buys back one of its shares (the president's whole turn)."""
+    result = []
+    for m in moves:
+        a = m["action"]
+        seller = a.get("from")
+        where = f"asks {seller} to sell one for" if seller else "from the open market for"
+        result.append(Offer(text(m), f"{a['corp']} buys back a share {where} "
+                            f"{money(m.get('price'))} (your whole turn)"))
+    return result
+
+
+def reissues(state: GameState, moves: list[Move]) -> list[Offer]:
+    result = []
+    for m in moves:
+        corp = m["action"]["corp"]
+        try:
+            from pbem.engine.redemption import new_par
+
+            par = f" at a new par of {money(new_par(state, corp))}"
+        except (KeyError, ValueError, TypeError):
+            par = ""
+        result.append(Offer(text(m), f"{corp}'s redeemed shares go to the initial offering"
+                            f"{par}; their money is usable from the next OR (your whole "
+                            "turn)"))
+    return result
+
+
+def token_markers(state: GameState, moves: list[Move]) -> list[Offer]:
+    """The cattle token and the port: every city it may go on, folded into one line."""
+    by_kind: dict[str, list[Move]] = {}
+    for m in moves:
+        a = m["action"]
+        kind = "port closed" if a.get("closed") else ("port open" if a["type"] == "port"
+                                                      else "cattle")
+        by_kind.setdefault(kind, []).append(m)
+    result = []
+    for kind, group in by_kind.items():
+        places = []
+        for m in group:
+            a = m["action"]
+            place = a["hex"] + (f" city {a['city']}" if a.get("city") else "")
+            if place not in places:
+                places.append(place)
+        result.append(Offer(text(group[0]), marker_note(state, kind, places)))
+    return result
+
+
+def marker_note(state: GameState, kind: str, places: list[str]) -> str:
+    from pbem.engine.tokens import token_private
+
+    sym = token_private(state, "port") or "port company"
+    where = ", ".join(places)
+    if kind == "cattle":
+        return f"the cattle token on {where}"
+    if kind == "port open":
+        return f"the open port on {where}"
+    if state.board.markers.get("port"):
+        return f"the closed port replaces the open port on {where} ({sym} closes)"
+    return f"the closed port on {where} ({sym} closes)"
 
 
 def buy_trains(state: GameState, moves: list[Move]) -> list[Offer]:
@@ -281,8 +466,20 @@ def discards(state: GameState, moves: list[Move]) -> list[Offer]:
 
 def answers(state: GameState, moves: list[Move]) -> list[Offer]:
     kinds = [m["action"]["type"] for m in moves]
+    if state.round.get("protection"):
+        sale = state.round["protection"]
+        return [Offer("decline", f"let the sale stand: {sale['corp']} stays at "
+                      f"{money(state.price(sale['corp']))}")] if kinds == ["decline"] else \
+            [Offer(" or ".join(kinds))]
     proposal = state.round.get("proposal") or {}
-    note = f"the offer of {proposal.get('buyer')}" if proposal.get("buyer") else ""
+    if proposal.get("kind") == "redeem":
+        corp = proposal["corp"]
+        return [Offer("accept", f"sell one {corp} share to {corp} for "
+                      f"{money(proposal['price'])}"),
+                Offer("decline", "keep it")]
+    note = ""
+    if proposal.get("buyer"):
+        note = offer_text(proposal, "")
     return [Offer(" or ".join(kinds), note)]
 
 
@@ -298,7 +495,12 @@ SUMMARIES: dict[str, Callable[[GameState, list[Move]], list[Offer]]] = {
     "buy_train": buy_trains,
     "discard": discards,
     "answer": answers,
+    "protect": protects,
+    "destination": destinations,
+    "redeem": redeems,
+    "reissue": reissues,
+    "marker": token_markers,
 }
 #: Kinds of move shown together on one line.
 GROUPS = {"payout": "dividend", "withhold": "dividend", "half": "dividend",
-          "accept": "answer", "decline": "answer"}
+          "accept": "answer", "decline": "answer", "cattle": "marker", "port": "marker"}

@@ -50,20 +50,38 @@ def pending_homes(state: GameState) -> dict[str, tuple[str, int | None]]:
     """Corporation -> (home hex, city) while it has no station on its home hex."""
     result = {}
     for sym, cdef in state.rules.corporations.items():
+        if getattr(state.corps.get(sym), "closed", False):
+            continue  # 1870: a closed company never comes back
         if not any(coord == cdef.home for coord, _ in state.board.stations(sym)):
             result[sym] = (cdef.home, cdef.home_city)
     return result
 
 
+def spent_marks(state: GameState) -> frozenset[str]:
+    """1870: the cattle and port marks that no longer matter: the token is on the map, or
+    the private company that places it has closed."""
+    spent = set()
+    for sym, pdef in state.rules.privates.items():
+        token = pdef.extra.get("token")
+        kind = token.get("kind") if isinstance(token, dict) else None
+        if kind and (kind in state.board.markers or state.privates[sym].closed):
+            spent.add(str(kind))
+    return frozenset(spent)
+
+
 def state_board_view(state: GameState) -> dict[str, HexView]:
     return board_view(state.map, state.board, revenue_column(state), blocked_hexes(state),
-                      pending_homes(state))
+                      pending_homes(state), spent_marks(state))
 
 
 def tokens_left(state: GameState, corp: str) -> tuple[int, int]:
-    """(station tokens not on the board, tokens in all) of a corporation."""
-    total = len(state.rules.corp(corp).token_prices)
-    placed = sum(1 for _ in state.board.stations(corp))
+    """(station tokens not on the board, tokens in all) of a corporation (1870: a
+    destination marker kept at the connection run is one more, one placed in a city
+    space in station marker wars is not one of the charter's)."""
+    from pbem.engine.tokens import station_prices, stations_placed
+
+    total = len(station_prices(state, corp))
+    placed = stations_placed(state, corp)
     return max(total - placed, 0), total
 
 

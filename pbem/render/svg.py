@@ -90,6 +90,7 @@ def hex_fragment(view: HexView, layout: Layout) -> str:
     for stop in view.stops:
         parts += stop_shapes(view, stop, cx, cy)
     parts += labels(view, cx, cy)
+    parts += markers(view, cx, cy)
     parts.append("</g>")
     return "".join(parts)
 
@@ -221,6 +222,44 @@ def labels(view: HexView, cx: float, cy: float) -> list[str]:
     if name:
         result.append(text_el(cx, cy + R * 0.8, name if len(name) <= 14 else name[:13] + ".",
                               5.5, "#222222"))
+    return result
+
+
+def markers(view: HexView, cx: float, cy: float) -> list[str]:
+    """1870's cattle token (brown square, C), port (blue disc, P; closed: grey and struck
+    through) beside their city, and destination markers (a disc in the company's colour
+    with a dashed rim) near the upper left edge of the hex."""
+    result = []
+    dests = [m for m in view.markers if m.kind == "destination"]
+    for i, marker in enumerate(m for m in view.markers if m.kind != "destination"):
+        stop = view.stops[marker.stop] if marker.stop is not None and \
+            marker.stop < len(view.stops) else None
+        x, y = stop_position(view, stop, cx, cy) if stop else (cx, cy)
+        x, y = x - R * 0.42 + i * 13, y + R * 0.36
+        title = f"<title>{escape(marker.name)} of {escape(marker.corp or '?')}</title>"
+        if marker.kind == "cattle":
+            result.append(f'<g class="marker cattle">{title}<rect x="{fmt(x - 6)}" '
+                          f'y="{fmt(y - 6)}" width="12" height="12" rx="2" fill="#8b5a2b" '
+                          f'stroke="#1b1b1b" stroke-width="0.8"/>'
+                          f'{text_el(x, y + 3, "C", 8, "#ffffff", True, halo=False)}</g>')
+        else:
+            fill = "#1f5fbf" if marker.open else "#6b6b6b"
+            strike = "" if marker.open else (
+                f'<line x1="{fmt(x - 6)}" y1="{fmt(y + 6)}" x2="{fmt(x + 6)}" '
+                f'y2="{fmt(y - 6)}" stroke="#d12020" stroke-width="1.6"/>')
+            result.append(f'<g class="marker port">{title}<circle cx="{fmt(x)}" cy="{fmt(y)}" '
+                          f'r="6.5" fill="{fill}" stroke="#1b1b1b" stroke-width="0.8"/>'
+                          f'{text_el(x, y + 3, "P", 8, "#ffffff", True, halo=False)}'
+                          f'{strike}</g>')
+    for i, marker in enumerate(dests):
+        x, y = polar(cx, cy, -150 - 45 * i, R * 0.62)
+        back, fore = colour(marker.corp or "")
+        label = escape(marker.corp or "?")
+        result.append(f'<g class="marker destination"><title>destination marker of {label}'
+                      f'</title><circle cx="{fmt(x)}" cy="{fmt(y)}" r="7" fill="{back}" '
+                      'stroke="#1b1b1b" stroke-width="1.2" stroke-dasharray="2,1.5"/>'
+                      f'{text_el(x, y + 2.2, marker.corp or "?", 5, fore, True, halo=False)}'
+                      '</g>')
     return result
 
 

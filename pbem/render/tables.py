@@ -64,15 +64,27 @@ def active_corps(state: GameState) -> list[str]:
 # -- players ----------------------------------------------------------------------------------
 
 
+def is_closed(state: GameState, corp: str) -> bool:
+    return bool(field(state.corps[corp], "closed", False))
+
+
 def share_cell(state: GameState, corp: str, name: str) -> str:
+    """"60P": percent, P president, ! held over the share limit by price protection."""
     pct = state.percent(corp, player_holder(name))
     if not pct:
         return "."
-    return f"{pct}P" if state.president(corp) == name else str(pct)
+    over = "!" if corp in over_limit(state).get(name, []) else ""
+    return (f"{pct}P" if state.president(corp) == name else str(pct)) + over
+
+
+def over_limit(state: GameState) -> dict[str, list[str]]:
+    """1870: player -> companies held over the share limit through price protection."""
+    found = field(state, "over_limit", None)
+    return found if isinstance(found, dict) else {}
 
 
 def player_rows(state: GameState, viewer: str | None) -> list[list[str]]:
-    corps = active_corps(state)
+    corps = [c for c in active_corps(state) if not is_closed(state, c)]
     rows = [["Player", "Cash", "Certs", "Worth", *corps, "Privates"]]
     limit = certificate_limit(state)
     for p in state.players:
@@ -95,9 +107,21 @@ def players_table(state: GameState, viewer: str | None = None) -> list[str]:
     lines = table(player_rows(state, viewer), left={0, -1})
     notes = "* priority deal; shares in percent, P president; worth = cash + shares " \
             "at market + privates at face value"
+    if any(over_limit(state).values()):
+        notes += "; ! held over the share limit through price protection"
     if any(HIDDEN in row[1] for row in player_rows(state, viewer)[1:]):
         notes += "; ? hidden by the game's visibility option"
-    return lines + textwrap.wrap(notes + ".", WIDTH)
+    return lines + textwrap.wrap(notes + ".", WIDTH) + limit_lines(state)
+
+
+def limit_lines(state: GameState) -> list[str]:
+    """1870: the certificate limit falls once a company has closed (p.6)."""
+    closed = [s for s in state.corps if is_closed(state, s)]
+    if not closed:
+        return []
+    open_count = len(state.corps) - len(closed)
+    return textwrap.wrap(f"Certificate limit {certificate_limit(state)} with {open_count} "
+                         f"companies left ({', '.join(closed)} closed).", WIDTH)
 
 
 # -- corporations -----------------------------------------------------------------------------
@@ -112,12 +136,16 @@ def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
     operating = state.round.get("kind") == "operating"
     for sym in corps:
         c = state.corps[sym]
+        if is_closed(state, sym):
+            rows.append([sym, "-", "-", "-", "closed"] + ["-"] * (len(head) - 5))
+            continue
         left, total = tokens_left(state, sym)
         row = [
             sym + ("" if c.floated else "~"),
             state.president(sym) or "-",
-            money(c.cash) if sees_corp_cash(state, viewer, sym) else HIDDEN,
-            money(c.par), money(state.price(sym)),
+            cash_cell(state, viewer, sym),
+            money(c.par) + ("r" if field(c, "reissued", False) else ""),
+            money(state.price(sym)),
             f"{state.percent(sym, IPO)}%", f"{state.percent(sym, POOL)}%",
         ]
         row += [f"{treasury_shares(state, sym)}%"] * redeemed
@@ -125,6 +153,18 @@ def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
                 ("yes" if c.operated else "no") if operating and c.floated else "-"]
         rows.append(row)
     return rows
+
+
+def frozen(state: GameState, corp: str) -> int:
+    """1870: money from reissued shares the company may not use before the next OR."""
+    value = field(state.corps[corp], "frozen", 0)
+    return value if isinstance(value, int) else 0
+
+
+def cash_cell(state: GameState, viewer: str | None, corp: str) -> str:
+    if not sees_corp_cash(state, viewer, corp):
+        return HIDDEN
+    return money(state.corps[corp].cash) + ("+" if frozen(state, corp) else "")
 
 
 def corps_table(state: GameState, viewer: str | None = None) -> list[str]:
@@ -136,21 +176,52 @@ def corps_table(state: GameState, viewer: str | None = None) -> list[str]:
              "this round"]
     if "Own" in rows[0]:
         notes.append("Own: redeemed shares in its treasury")
+    if any(row[3].endswith("r") for row in rows[1:]):
+        notes.append("r: the new par after a reissue")
+    if any(row[2].endswith("+") for row in rows[1:]):
+        notes.append("+: some of it from reissued shares (below)")
+    if any(row[4] == "closed" for row in rows[1:]):
+        notes.append("closed: token in the closing section, certificates, stations "
+                     "and treasury gone")
     if any(row[2] == HIDDEN for row in rows[1:]):
         notes.append("? hidden by the game's visibility option")
     lines += textwrap.wrap("; ".join(notes) + ".", WIDTH)
-    return lines + destination_lines(state)
+    return lines + frozen_lines(state, viewer) + destination_lines(state)
+
+
+def frozen_lines(state: GameState, viewer: str | None) -> list[str]:
+    """"MP $900 ($140 from reissue usable next OR)" for each company that has some."""
+    parts = [f"{sym} {money(c.cash)} ({money(frozen(state, sym))} from reissue usable "
+             "next OR)" for sym, c in state.corps.items()
+             if frozen(state, sym) and sees_corp_cash(state, viewer, sym)]
+    return textwrap.wrap("Cash: " + "; ".join(parts), WIDTH) if parts else []
 
 
 def destination_lines(state: GameState) -> list[str]:
-    """1870 destinations, once the engine records them (TODO in docs/rendering.md)."""
-    parts = []
+    """1870 destinations (Connection Run, p.22-23): where each company wants to go, and
+    once its connection run is done what became of its destination marker."""
+    lines = []
     for sym in active_corps(state):
-        dest = field(state.rules.corp(sym), "destination")
-        if dest:
-            reached = field(state.corps[sym], "destination_reached", False)
-            parts.append(f"{sym} {dest}" + (" (reached)" if reached else ""))
-    return textwrap.wrap("Destinations: " + ", ".join(parts), WIDTH) if parts else []
+        cdef = state.rules.corp(sym)
+        dest = field(cdef, "destination")
+        if not dest or is_closed(state, sym):
+            continue
+        name = field(cdef, "destination_name")
+        where = f"{name} ({dest})" if name else str(dest)
+        c = state.corps[sym]
+        marker = field(c, "destination_marker")
+        if field(c, "destination_reached", False) or marker:
+            status = "reached" if field(c, "destination_reached", False) else \
+                "connection run under way"
+            if marker == "placed":
+                status += (f", marker on {dest} (doubles {name or dest} at the end of "
+                           f"{sym}'s routes)")
+            elif marker == "kept":
+                status += ", marker kept as one more $100 station marker"
+        else:
+            status = "not yet connected"
+        lines += textwrap.wrap(f"  {sym} to {where}: {status}", WIDTH, subsequent_indent="    ")
+    return ["Destinations:"] + lines if lines else []
 
 
 # -- bank and privates ------------------------------------------------------------------------
@@ -190,7 +261,8 @@ def next_phase_lines(state: GameState) -> list[str]:
         return ["This is the last phase."]
     nxt = later[0]
     return textwrap.wrap(f"Next: phase {nxt.name} with the first {nxt.on_train}-train (train "
-                         f"limit {nxt.train_limit}, tiles {'/'.join(nxt.tiles)}).", WIDTH)
+                         f"limit {nxt.train_limit}, tiles {'/'.join(nxt.tiles)}).", WIDTH,
+                         subsequent_indent="  ")
 
 
 def tiles_left_lines(state: GameState) -> list[str]:

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
 
 def hooks_for(state: GameState) -> Hooks:
-    from . import t1830
+    from . import t1830, t1870
 
-    known = {"1830": t1830.HOOKS}
+    known = {"1830": t1830.HOOKS, "1870": t1870.HOOKS}
     return known[state.title]

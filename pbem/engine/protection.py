@@ -1,0 +1,199 @@
+"""Share price protection (1870, Share Price Protection, p.13-14).
+
+A sale drops the share value at once, as in 1830, so the seller's own turn sees the
+new value (the Shirley and Dewey example).  When the seller's turn is over, the
+presidents of the companies sold are offered, in the order of the sales, a special
+turn to buy all the shares just sold at the price the seller received; a president
+who does puts the token back where it stood (and in its old place in the stack).
+
+Round keys (stock or operating round): ``protection_queue`` (sales not yet offered,
+in order), ``protection`` (the offer waiting for an answer) and ``protection_last``
+(the last president who protected, or None).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import Ctx, money, player_cash, require
+from .errors import RulesError
+from .shares import (
+    certificate_count,
+    certificate_limit,
+    corp_counts_toward_limit,
+    may_exceed_share_limit,
+    ordinary_indexes,
+)
+from .state import BANK, POOL, GameState, player_holder
+
+RULE = "1870 Share Price Protection, p.13"
+
+
+def protection_applies(state: GameState) -> bool:
+    return bool(state.rules.extra.get("price_protection"))
+
+
+def snapshot(state: GameState, corp: str) -> dict[str, Any]:
+    """Where the token stands and who is president, before a sale."""
+    c = state.corps[corp]
+    assert c.cell is not None
+    return {"row": c.cell[0], "col": c.cell[1], "arrival": c.arrival,
+            "price": state.price(corp), "president": state.president(corp)}
+
+
+def queue_sale(ctx: Ctx, seller: str, corp: str, count: int, before: dict[str, Any]) -> None:
+    """Remember a sale for the protection offers at the end of the seller's turn; a
+    second sale of the same company in the turn joins the first."""
+    queue = [dict(s) for s in ctx.state.round.get("protection_queue", [])]
+    amount = count * int(before["price"])
+    for sale in queue:
+        if sale["corp"] == corp and sale["seller"] == seller:
+            sale["count"] += count
+            sale["amount"] += amount
+            break
+    else:
+        queue.append({"corp": corp, "seller": seller, "count": count, "amount": amount,
+                      **before})
+    ctx.round_set(protection_queue=queue)
+
+
+def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
+    """Why the president of the company sold is not offered protection, or None."""
+    corp = sale["corp"]
+    c = state.corps[corp]
+    president = state.president(corp)
+    if c.closed or president is None:
+        return "the company has no president"
+    if president != sale["president"]:
+        return f"{president} became president by this sale"  # may not protect it (p.13)
+    if president == sale["seller"]:
+        return f"{president} sold the shares"
+    sold = state.round.get("sold", {}).get(president, [])
+    if corp in sold and state.options.get("protect_after_selling", "no") != "yes":
+        return f"{president} sold {corp} shares this stock round"
+    if len(ordinary_indexes(state, corp, POOL)) < sale["count"]:
+        return "the shares are no longer in the open market"
+    if player_cash(state, president) < sale["amount"]:
+        return f"{president} does not have {money(sale['amount'])}"
+    if certificate_problem(state, president, sale) is not None:
+        return f"{president} has no certificate room"
+    return None
+
+
+def certificate_problem(state: GameState, president: str, sale: dict[str, Any]) -> str | None:
+    counted = corp_counts_toward_limit(state, sale["corp"])
+    restored = state.rules.market.cell(sale["row"], sale["col"])
+    if restored is not None:
+        counted = not state.rules.zone_allows(restored.zone, "uncounted")
+    if not counted:
+        return None
+    after, limit = certificate_count(state, president) + sale["count"], certificate_limit(state)
+    if after > limit:
+        return f"That would give you {after} certificates; the limit is {limit}."
+    return None
+
+
+def settle(ctx: Ctx, sale: dict[str, Any]) -> None:
+    """An unprotected sale: "that company's share value token is moved according to the
+    normal share value token movement rules" (p.13) now, when the president declines
+    or is not offered protection.  The value dropped at the sale already (the Shirley
+    Sneaky example), but the token enters its new box now, under the tokens there."""
+    c = ctx.state.corps[sale["corp"]]
+    if c.closed or c.cell is None or tuple(c.cell) == (sale["row"], sale["col"]):
+        return
+    ctx.emit("market", corp=sale["corp"], row=c.cell[0], col=c.cell[1], restack=True)
+
+
+def next_offer(ctx: Ctx) -> bool:
+    """Offer protection for the next queued sale whose president may protect; False
+    once the queue is empty (the caller resumes play)."""
+    state = ctx.state
+    queue = list(state.round.get("protection_queue", []))
+    while queue:
+        sale = queue.pop(0)
+        problem = offer_problem(state, sale)
+        if problem is not None:
+            settle(ctx, sale)
+        else:
+            ctx.round_set(protection_queue=queue, protection=sale)
+            shares = f"{sale['count']} share{'s' if sale['count'] > 1 else ''}"
+            ctx.log(f"{sale['president']} may protect the {sale['corp']} share value: buy the "
+                    f"{shares} {sale['seller']} sold for {money(sale['amount'])} (protect), "
+                    "or decline.")
+            return True
+    ctx.round_set(protection_queue=[], protection=None)
+    return False
+
+
+def protect(ctx: Ctx) -> None:
+    """The president buys all the shares sold; the token returns to its box (p.13)."""
+    state = ctx.state
+    sale = state.round["protection"]
+    corp, president = sale["corp"], ctx.actor
+    require(offer_problem(state, sale) is None, f"You can no longer protect {corp}: "
+            f"{offer_problem(state, sale)}.", RULE)
+    holder = player_holder(president)
+    ctx.pay(holder, BANK, sale["amount"])
+    for index in ordinary_indexes(state, corp, POOL)[:sale["count"]]:
+        ctx.move_cert(corp, index, holder)
+    ctx.emit("market_restore", corp=corp, row=sale["row"], col=sale["col"],
+             arrival=sale["arrival"])
+    ctx.log(f"{president} protects {corp}: buys {sale['count']} from the open market for "
+            f"{money(sale['amount'])}; the share value stays at ${sale['price']}.")
+    pct = state.percent(corp, holder)
+    if pct > state.rules.player_share_limit and not may_exceed_share_limit(state, corp):
+        corps = sorted(set(state.over_limit.get(president, [])) | {corp})
+        ctx.emit("over_limit", player=president, corps=corps)
+        ctx.log(f"{president} may hold {pct}% of {corp} while keeping all of them.")
+    ctx.round_set(protection=None, protection_last=president)
+
+
+def decline(ctx: Ctx) -> None:
+    sale = ctx.state.round["protection"]
+    ctx.log(f"{ctx.actor} does not protect {sale['corp']}.")
+    settle(ctx, sale)
+    ctx.round_set(protection=None)
+
+
+def answer(ctx: Ctx, action: dict[str, Any]) -> None:
+    """A ``protect`` or ``decline`` by the president offered protection."""
+    sale = ctx.state.round["protection"]
+    require(ctx.actor == sale["president"], f"{sale['president']} must first decide whether "
+            f"to protect {sale['corp']} (protect or decline).", RULE)
+    kind = action["type"]
+    if kind == "protect":
+        require(action.get("corp") in (None, sale["corp"]),
+                f"The offer is to protect {sale['corp']}.", RULE)
+        protect(ctx)
+    elif kind == "decline":
+        decline(ctx)
+    else:
+        raise RulesError(f"Protect {sale['corp']} (buy the {sale['count']} sold for "
+                         f"{money(sale['amount'])}) or decline.", RULE)
+
+
+def moves(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    sale = state.round["protection"]
+    return {sale["president"]: [
+        {"action": {"type": "protect", "corp": sale["corp"]}, "price": sale["amount"]},
+        {"action": {"type": "decline"}}]}
+
+
+def over_limit_sale_problem(state: GameState, name: str, corp: str, count: int) -> str | None:
+    """A player holding protected shares over the limit who sells must come down to it."""
+    if corp not in state.over_limit.get(name, []):
+        return None
+    unit = state.rules.ordinary_percent
+    after = state.percent(corp, player_holder(name)) - count * unit
+    limit = state.rules.player_share_limit
+    if after > limit and not may_exceed_share_limit(state, corp):
+        need = (state.percent(corp, player_holder(name)) - limit + unit - 1) // unit
+        return (f"You hold {corp} shares over the {limit}% limit through price protection: "
+                f"if you sell, sell at least {need} to come down to {limit}%.")
+    return None
+
+
+def forget_over_limit(ctx: Ctx, name: str, corp: str) -> None:
+    if corp in ctx.state.over_limit.get(name, []):
+        ctx.emit("over_limit", player=name,
+                 corps=[c for c in ctx.state.over_limit[name] if c != corp])

@@ -1,0 +1,167 @@
+"""1870: site actions -> pbem commands.
+
+The stock and operating rounds are translated as 1830's (common.CommonTranslator);
+1870 adds price protection (the president's ``buy_shares`` of the sold certificates is
+``protect``, his ``pass`` ``decline``), redemption (a corporation's ``buy_shares``) and
+reissue (its ``sell_shares``), the cattle and port tokens (``assign``), the
+destination marker (``choose``: Map or Charter) and connection runs (announced by the
+``destination_connection`` auto action), half dividends, and the 1870 privates whose
+symbols are also corporations' (``SLSF``, ``MKT``: the field says which).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.connection import eligible
+from ..engine.state import POOL as POOL_HOLDER
+from ..engine.state import GameState
+from . import ids
+from .common import CommonTranslator
+from .sitelog import SiteAction
+from .translate import Command, ReadingDiffers, Unsupported
+
+#: certificates a private company brings with it when bought (no action in the log)
+FREE_CERTS_1870 = {"MKT": "MKT_1", "SLSF": "SLSF_0"}
+
+#: the connection check the log's record needs when it was played before mid-2021
+TRACK_READING = {"connection_check": "track"}
+
+#: the site's destination choice -> pbem's ``destination`` marker word
+MARKER_CHOICES = {"Map": "place", "Charter": "keep"}
+
+
+@dataclass
+class Translator1870(CommonTranslator):
+    free_certs: dict[str, str] = field(default_factory=lambda: dict(FREE_CERTS_1870))
+
+    # -- implicit commands -------------------------------------------------------------------
+    def before(self, state: GameState, site: SiteAction) -> list[Command]:
+        if state.round.get("protection") or state.round.get("connection"):
+            return []  # a president answers an offer / a connection run is under way
+        return super().before(state, site)
+
+    def tile_name(self, tile_id: str) -> str:
+        """The site names the gray tiles by number and label ("171K-0"), pbem by number."""
+        return super().tile_name(tile_id).rstrip("KL")
+
+    # -- price protection, redemption, reissue -------------------------------------------------
+    def on_buy_shares(self, state: GameState, site: SiteAction) -> list[Command]:
+        offer = state.round.get("protection")
+        if site.get("entity_type") == "corporation":
+            return self._redeem(state, site)
+        if offer and site.get("entity_type") == "player" \
+                and self.player(site["entity"]) == offer["president"]:
+            corp = ids.cert(site["shares"][0])[0]
+            if corp != offer["corp"]:
+                raise Unsupported(f"the site protects {corp}, pbem offers {offer['corp']}")
+            self._more_protected(site, offer)
+            return [Command(offer["president"], {"type": "protect", "corp": corp})]
+        return super().on_buy_shares(state, site)
+
+    def _more_protected(self, site: SiteAction, offer: dict[str, Any]) -> None:
+        """Should the site buy the protected shares one by one, the one ``protect`` takes
+        in the president's next purchases of them."""
+        count = len(site["shares"])
+        for nxt in self.upcoming:
+            if count >= int(offer["count"]) or nxt.get("type") != "buy_shares" \
+                    or nxt.get("entity") != site.get("entity") \
+                    or ids.cert(nxt["shares"][0])[0] != offer["corp"]:
+                break
+            count += len(nxt["shares"])
+            self.absorbed += 1
+
+    def _redeem(self, state: GameState, site: SiteAction) -> list[Command]:
+        corp = str(site["entity"])
+        shares = list(site["shares"])
+        if any(ids.cert(s)[0] != corp for s in shares) or len(shares) != 1:
+            raise Unsupported(f"{corp} buys {', '.join(shares)}: a redemption is one share of "
+                              "its own")
+        president = self.president(state, corp)
+        holder = self.shadow.holder(shares[0])
+        if holder == "pool" or POOL_HOLDER in state.corps[corp].certs:
+            return [Command(president, {"type": "redeem", "corp": corp, "from": None})]
+        if not holder.startswith("p:"):
+            raise Unsupported(f"{corp} redeems {shares[0]}, which is in {holder}")
+        return [Command(president, {"type": "redeem", "corp": corp, "from": holder[2:]})]
+
+    def on_sell_shares(self, state: GameState, site: SiteAction) -> list[Command]:
+        if site.get("entity_type") == "corporation":
+            corp = str(site["entity"])
+            return [Command(self.president(state, corp), {"type": "reissue", "corp": corp})]
+        return super().on_sell_shares(state, site)
+
+    def on_pass(self, state: GameState, site: SiteAction) -> list[Command]:
+        offer = state.round.get("protection")
+        if offer and site.get("entity_type") == "player" \
+                and self.player(site["entity"]) == offer["president"]:
+            return [Command(offer["president"], {"type": "decline"})]
+        if state.round.get("connection") and site.get("entity_type") == "corporation":
+            return []
+        return super().on_pass(state, site)
+
+    # -- privates' tokens -----------------------------------------------------------------------
+    def on_assign(self, state: GameState, site: SiteAction) -> list[Command]:
+        sym = str(site["entity"])
+        actor, _ = self._corp_actor(state, site)
+        coord = str(site["target"])
+        if sym == "SCC":
+            return [Command(actor, {"type": "cattle", "hex": coord, "city": None})]
+        if sym == "GSC":
+            placed = state.board.markers.get("port")
+            closed = placed is not None and placed.get("hex") == coord
+            return [Command(actor, {"type": "port", "hex": coord, "closed": closed,
+                                    "city": None})]
+        raise Unsupported(f"pbem knows no assign by {sym}")
+
+    # -- connection runs ------------------------------------------------------------------------
+    def on_destination_connection(self, state: GameState, site: SiteAction) -> list[Command]:
+        """The site checks for connection runs when a turn ends (and the next begins): a
+        corporation listed makes its run now; pbem needs the operating one's ``done``."""
+        wanted = list(site.get("corporations") or [])
+        rnd = state.round
+        if not wanted or rnd.get("connection") or rnd.get("kind") != "operating":
+            return []
+        current = rnd.get("current")
+        if current is not None and current == str(site["entity"]):
+            return [Command(self.president(state, current), {"type": "pass"},
+                            "the site ends the turn before the connection run")]
+        return []
+
+    def verify(self, state: GameState, site: SiteAction) -> None:
+        if site.get("type") != "destination_connection":
+            return
+        wanted = list(site.get("corporations") or [])
+        conn = state.round.get("connection")
+        if wanted and (conn is None or conn["corp"] != wanted[0]):
+            found = f"{conn['corp']}'s" if conn else "no"
+            problem = (f"the site makes {', '.join(wanted)}'s connection run now, pbem "
+                       f"{found} connection run")
+            if conn is None and self._connected_by_track(state, wanted[0]):
+                raise ReadingDiffers(problem + " (its trains cannot run from home to the "
+                                     "destination; track joins them)", TRACK_READING)
+            raise Unsupported(problem)
+
+    @staticmethod
+    def _connected_by_track(state: GameState, corp: str) -> bool:
+        """Whether the reading of 18xx.games in early 2021 made ``corp`` eligible:
+        track joins its home and destination, whatever its trains."""
+        if state.options.get("connection_check", "train") == "track":
+            return False
+        trial = state.clone()
+        trial.options = {**state.options, **TRACK_READING}
+        return eligible(trial, corp)
+
+    def on_choose(self, state: GameState, site: SiteAction) -> list[Command]:
+        choice = str(site.get("choice"))
+        if choice not in MARKER_CHOICES:
+            raise Unsupported(f"pbem knows no choice {choice!r}")
+        conn = state.round.get("connection")
+        if conn is None:
+            raise Unsupported("the site chooses a destination marker, pbem has no connection "
+                              "run under way")
+        if conn["step"] != "marker":
+            return []  # pbem kept the marker by itself (a station at the destination)
+        return [Command(self.president(state, conn["corp"]),
+                        {"type": "destination", "marker": MARKER_CHOICES[choice]})]

@@ -1,0 +1,75 @@
+"""The end of an 1870 game (Ending the Game, p.24; Winning the Game, p.25; variant $400
+finish, Variants p.25)."""
+
+from __future__ import annotations
+
+from or1870help import Table1870, home, ran, start
+
+from pbem.engine.context import Ctx
+from pbem.engine.ending import note_bank_break, worth
+from pbem.engine.operating import begin_operating_round
+
+
+def two_companies(**options: str) -> Table1870:
+    t = Table1870(["A", "B", "C", "D"], **options)
+    start(t, "SP", 375, {"A": 6}, cash=50)
+    start(t, "TP", 90, {"B": 6}, cash=50)
+    for corp in ("SP", "TP"):
+        home(t, corp)
+    return t
+
+
+def test_p24_bank_broken_in_an_operating_round_ends_after_the_set():
+    t = two_companies()
+    t.state.bank = 100
+    ran(t, "SP", 300)
+    t.act("A", "payout")
+    assert t.state.ending == {"reason": "bank", "after": "set"}
+    t.act("A", "pass")
+    assert t.state.round["current"] == "TP"  # the set is finished
+    t.act("B", "pass")
+    assert t.state.finished and t.state.result["reason"] == "bank"
+
+
+def test_p24_bank_broken_in_a_stock_round_ends_after_the_next_set():
+    t = two_companies()
+    t.state.round = {"kind": "stock"}
+    t.state.bank = -1
+    ctx = Ctx(t.state, "A")
+    note_bank_break(ctx)
+    assert t.state.ending == {"reason": "bank", "after": "next set"}
+
+
+def test_p25_400_finish_the_company_finishes_operating_then_the_game_ends():
+    t = two_companies(finish_on_400="yes")
+    ran(t, "SP", 100)
+    t.act("A", "payout")
+    assert t.state.price("SP") == 400
+    assert t.state.ending["reason"] == "400" and not t.state.finished
+    t.act("A", "buy_train", train="2", source="bank")  # SP still operates
+    t.act("A", "pass")
+    assert t.state.finished and t.state.result["reason"] == "400"
+    assert "TP" not in t.state.round["operated"]  # no other company operates
+
+
+def test_p25_400_finish_is_off_by_default():
+    t = two_companies()
+    ran(t, "SP", 100)
+    t.act("A", "payout")
+    assert t.state.ending is None
+
+
+def test_p25_400_reached_in_the_stock_round_no_company_operates():
+    t = two_companies(finish_on_400="yes")
+    start(t, "SP", 400, {"A": 6}, cash=50)
+    ctx = Ctx(t.state, "A")
+    begin_operating_round(ctx, 2, 1, 1)
+    assert t.state.finished and t.state.result["reason"] == "400"
+    assert t.state.round["current"] is None
+
+
+def test_p25_winner_by_cash_shares_at_market_and_privates_at_face_value():
+    t = two_companies()
+    t.state.privates["MKT"].owner = "p:B"
+    assert worth(t.state, "A") == 2000 + 6 * 375
+    assert worth(t.state, "B") == 2000 + 6 * 90 + 160

@@ -1,0 +1,513 @@
+"""1870 private auction, stock market and stock rounds (Mayfair rulebook; rules cited
+as section and page, e.g. "Movement of Share Prices, p.8")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from enginehelp import Table
+
+from pbem.engine.closing import CLOSED
+from pbem.engine.context import Ctx
+from pbem.engine.facts import apply
+from pbem.engine.market import move
+from pbem.engine.shares import certificate_limit
+from pbem.engine.state import BANK, IPO, POOL, corp_holder, player_holder
+
+NAMES = ["P1", "P2", "P3", "P4", "P5"]
+
+
+def table(names: list[str] | None = None, **options: str) -> Table:
+    return Table(names or NAMES[:4], title="1870", **options)
+
+
+def put(t: Table, fact: dict[str, Any]) -> None:
+    """Set up a position directly (test scaffolding, not a game move)."""
+    apply(t.state, fact)
+
+
+def place_token(t: Table, corp: str, price: int, area: str = "upper") -> tuple[int, int]:
+    cell = next(c for c in t.state.rules.market.cells.values()
+                if c.price == price and c.area == area and not c.ledge)
+    put(t, {"f": "market", "corp": corp, "row": cell.row, "col": cell.col})
+    return cell.row, cell.col
+
+
+def moved(t: Table, corp: str, direction: str, steps: int = 1) -> Ctx:
+    ctx = Ctx(t.state, "P1")
+    move(ctx, corp, direction, steps)
+    return ctx
+
+
+def at(t: Table, corp: str, row: int, col: int) -> None:
+    put(t, {"f": "market", "corp": corp, "row": row, "col": col})
+
+
+# -- the private auction (Purchasing Private Companies, p.10) --------------------------
+
+
+def test_p10_private_auction_sample_five_players() -> None:
+    """The rulebook's sample auction in a five player game."""
+    t = table(NAMES)
+    t.act("P1", "buy_private")  # GRSC $20
+    t.act("P2", "bid", private="GSC", amount=85)
+    t.act("P3", "bid", private="SCC", amount=55)
+    t.act("P4", "bid", private="SLSF", amount=145)
+    t.act("P5", "bid", private="SLSF", amount=150)
+    t.act("P1", "buy_private")  # MRBC
+    assert t.privates("P3") == ["SCC"] and t.cash("P3") == 420 - 55
+    assert t.privates("P2") == ["GSC"] and t.cash("P2") == 420 - 85
+    auction = t.state.round["auction"]
+    # the auction starts with the bidder to the left of the highest bidder (P5): P4
+    assert auction["private"] == "SLSF" and auction["current"] == "P4"
+    t.act("P4", "pass")
+    assert t.privates("P5") == ["SLSF"]
+    assert t.state.round["pending_par"] == {"player": "P5", "corp": "SLSF"}
+    t.act("P5", "par", corp="SLSF", price=100)
+    # MKT is offered to P2: P1 started the auctions by buying MRBC, P2 has the priority
+    assert t.state.round["current"] == "P2" and t.state.priority == "P2"
+    assert t.state.corps["SLSF"].certs[0] == player_holder("P5")
+
+
+def test_p10_all_pass_pays_private_revenue_then_grsc_drops() -> None:
+    t = table()
+    t.act("P1", "bid", private="MRBC", amount=45)
+    for who in ["P2", "P3", "P4", "P1"]:
+        t.act(who, "pass")
+    assert t.state.privates["GRSC"].price == 15
+    assert t.state.round["kind"] == "auction"
+    assert t.state.round["bids"]["MRBC"] == {"P1": 45}  # bids stay valid
+
+
+def test_p10_grsc_at_zero_goes_to_the_priority_holder() -> None:
+    t = table()
+    put(t, {"f": "private_price", "sym": "GRSC", "price": 5})
+    for who in ["P1", "P2", "P3", "P4"]:
+        t.act(who, "pass")
+    assert t.privates("P1") == ["GRSC"] and t.cash("P1") == 525
+    assert t.state.priority == "P2"
+
+
+def test_p10_revenue_paid_when_all_pass_with_privates_owned() -> None:
+    t = table()
+    t.act("P1", "buy_private")  # GRSC
+    for who in ["P2", "P3", "P4", "P1"]:
+        t.act(who, "pass")
+    assert t.cash("P1") == 525 - 20 + 5
+    assert t.state.privates["MRBC"].price == 40  # only GRSC's price drops
+
+
+def test_p9_mkt_comes_with_a_ten_percent_share() -> None:
+    t = table()
+    for sym in ["GRSC", "MRBC", "SCC", "GSC", "SLSF"]:
+        assert t.state.privates[sym].owner == BANK
+        t.act(t.current, "buy_private")
+    t.act(t.state.round["pending_par"]["player"], "par", corp="SLSF", price=68)
+    buyer = t.current
+    t.act(buyer, "buy_private")  # MKT
+    assert t.pct(buyer, "MKT") == 10
+    assert t.state.round["kind"] == "stock"
+
+
+# -- the stock market (p.7-8) ------------------------------------------------------------
+
+
+def test_p8_ledge_example_two_shares_stop_on_the_ledge() -> None:
+    """From $90 two rows above the lower area, two shares sold stop on the ledge ($82);
+    three or more reach $72 (Movement of Share Prices, p.8)."""
+    t = table()
+    for count, price in [(1, 82), (2, 82), (3, 72), (5, 72)]:
+        at(t, "IC", 4, 9)
+        assert t.state.price("IC") == 90
+        moved(t, "IC", "down", count)
+        assert t.state.price("IC") == price, count
+
+
+def test_p8_a_single_share_does_not_push_a_token_off_the_ledge() -> None:
+    t = table()
+    at(t, "IC", 5, 9)  # $82 on the ledge
+    moved(t, "IC", "down", 1)
+    assert t.state.price("IC") == 82
+    moved(t, "IC", "down", 2)
+    assert t.state.price("IC") == 72
+
+
+def test_p8_left_move_in_the_lower_area_does_not_cross_the_ledge() -> None:
+    """D6: a token in the lower area moving left over the ledge moves one row down."""
+    t = table()
+    at(t, "IC", 6, 9)  # $76, lower area; to its left $72 on the upper side
+    moved(t, "IC", "left")
+    assert t.state.corps["IC"].cell == (7, 9) and t.state.price("IC") == 72
+
+
+def test_p8_right_move_ignores_the_ledge() -> None:
+    t = table()
+    at(t, "IC", 5, 9)  # $82 on the ledge
+    moved(t, "IC", "right")
+    assert t.state.corps["IC"].cell == (5, 10) and t.state.price("IC") == 90
+
+
+def test_p8_top_row_moves_down_and_right_when_sold_out() -> None:
+    t = table()
+    at(t, "IC", 0, 5)
+    moved(t, "IC", "up")
+    assert t.state.corps["IC"].cell == (1, 6)
+    at(t, "IC", 0, 20)
+    moved(t, "IC", "up")
+    assert t.state.price("IC") == 400
+
+
+def test_p8_no_move_on_half_dividend_is_the_callers_choice_full_moves_right() -> None:
+    t = table()
+    at(t, "IC", 2, 5)
+    moved(t, "IC", "right")
+    assert t.state.corps["IC"].cell == (2, 6)
+
+
+def test_p7_closing_section_closes_the_company() -> None:
+    """Sections of the Stock Market, p.7: stations removed, certificates removed
+    without compensation, trains to the open market, treasury to the bank; never
+    restarted; the certificate limit falls (p.6)."""
+    t = table()
+    st = t.state
+    assert certificate_limit(st) == 16
+    put(t, {"f": "par", "corp": "IC", "price": 68, "row": 7, "col": 0})
+    put(t, {"f": "cert", "corp": "IC", "index": 0, "to": player_holder("P2")})
+    put(t, {"f": "cash", "from": BANK, "to": corp_holder("IC"), "amount": 55})
+    put(t, {"f": "train", "name": "2", "source": BANK, "dest": corp_holder("IC")})
+    put(t, {"f": "token", "hex": "M20", "stop": 0, "corp": "IC"})
+    bank = st.bank
+    ctx = moved(t, "IC", "down")  # $10 -> the closing section
+    c = st.corps["IC"]
+    assert c.closed and c.cell is None and c.cash == 0 and not c.trains
+    assert set(c.certs) == {CLOSED}
+    assert st.pool_trains == ["2"] and st.bank == bank + 55
+    assert all("IC" not in stop for stops in st.board.tokens.values() for stop in stops)
+    assert certificate_limit(st) == 14
+    assert any("closes" in line for line in ctx.lines)
+
+
+def test_p6_closed_company_cannot_be_started_again() -> None:
+    t = stock_round()
+    put(t, {"f": "corp_closed", "corp": "IC"})
+    message = t.refused(t.current, "par", corp="IC", price=100)
+    assert "IC" in message
+
+
+# -- stock rounds ---------------------------------------------------------------------------
+
+
+def stock_round(names: list[str] | None = None, **options: str) -> Table:
+    """All privates sold (P1 GRSC, P2 MRBC, P3 SCC, P4 GSC, P1 SLSF, P2 MKT), then stock
+    round 1: P3 has the priority."""
+    t = table(names, **options)
+    while t.state.round["kind"] == "auction":
+        rnd = t.state.round
+        if rnd["pending_par"]:
+            t.act(rnd["pending_par"]["player"], "par", corp="SLSF", price=68)
+            continue
+        t.act(t.current, "buy_private")
+    return t
+
+
+def second_stock_round(t: Table) -> None:
+    """Skip to stock round 2 by putting the round there (test scaffolding)."""
+    from pbem.engine.stock import new_stock_round
+
+    put(t, {"f": "round_new", "round": new_stock_round(2, t.state.priority)})
+    put(t, {"f": "phase", "name": "2"})
+
+
+def give(t: Table, corp: str, index: int, who: str) -> None:
+    put(t, {"f": "cert", "corp": corp, "index": index, "to": who})
+
+
+def start(t: Table, corp: str, president: str, price: int, row: int, col: int) -> None:
+    put(t, {"f": "par", "corp": corp, "price": price, "row": row, "col": col})
+    give(t, corp, 0, player_holder(president))
+    put(t, {"f": "corp", "corp": corp, "values": {"floated": True, "funded": True,
+                                                  "operated": True}})
+
+
+def test_p12_no_sales_in_the_initial_stock_round() -> None:
+    t = stock_round()
+    t.act(t.current, "par", corp="IC", price=100)
+    who = t.current
+    assert "first stock round" in t.refused(who, "sell", sales=[{"corp": "MKT", "count": 1}])
+
+
+def test_p12_sell_then_buy_then_sell_is_not_allowed() -> None:
+    t = stock_round()
+    second_stock_round(t)
+    start(t, "IC", "P4", 100, 0, 6)
+    start(t, "MP", "P4", 100, 0, 6)
+    for i in (1, 2):
+        give(t, "IC", i, player_holder("P3"))
+        give(t, "MP", i, player_holder("P3"))
+    who = t.state.round["current"]
+    assert who == "P3"
+    t.act("P3", "sell", sales=[{"corp": "IC", "count": 1}])
+    t.act("P3", "buy_share", corp="MP", source="ipo")
+    # the turn ended by itself (no sale after sell-buy): P4 is offered protection of IC
+    assert t.state.round["protection"]["corp"] == "IC"
+    t.act("P4", "decline")
+    assert t.state.round["current"] == "P4"
+
+
+def test_p12_buy_then_sell_is_allowed() -> None:
+    t = stock_round()
+    second_stock_round(t)
+    start(t, "IC", "P4", 100, 0, 6)
+    start(t, "MP", "P4", 100, 0, 6)
+    give(t, "IC", 1, player_holder("P3"))
+    t.act("P3", "buy_share", corp="MP", source="ipo")
+    assert t.state.round["current"] == "P3"
+    t.act("P3", "sell", sales=[{"corp": "IC", "count": 1}])
+    t.act("P3", "pass")  # ends the turn; P4 may protect IC
+    assert t.state.round["protection"]["president"] == "P4"
+
+
+# -- share price protection (p.13-14) ----------------------------------------------------
+
+
+def shirley_and_dewey() -> Table:
+    """Shirley is one certificate over the limit with four 10% MP shares at $64, one
+    box above the yellow section; Dewey is MP's president (Compliance Sales, p.14)."""
+    t = stock_round(["Shirley", "Dewey", "Ima", "Ann"])
+    second_stock_round(t)
+    st = t.state
+    start(t, "MP", "Dewey", 68, 5, 6)
+    at(t, "MP", 4, 4)  # $64, one box above the yellow $60 below it
+    assert st.price("MP") == 64 and st.zone("MP") == "plain"
+    for i in (1, 2, 3, 4):
+        give(t, "MP", i, player_holder("Shirley"))
+    start(t, "IC", "Ima", 100, 0, 6)
+    # fill Shirley up to one over the limit with counted certificates
+    others = ["ATSF", "FW", "GMO", "SSW", "SP", "TP"]
+    need = certificate_limit(st) + 1 - sum(
+        1 for c in st.corps.values() for h in c.certs if h == player_holder("Shirley")) \
+        - len(st.privates_of(player_holder("Shirley")))
+    for corp in others:
+        if need <= 0:
+            break
+        start(t, corp, "Ann", 100, 0, 6)
+        for i in range(1, 7):
+            if need <= 0:
+                break
+            give(t, corp, i, player_holder("Shirley"))
+            need -= 1
+    put(t, {"f": "round_set", "values": {"current": "Shirley"}})
+    put(t, {"f": "cash", "from": BANK, "to": player_holder("Shirley"), "amount": 500})
+    put(t, {"f": "cash", "from": BANK, "to": player_holder("Dewey"), "amount": 500})
+    return t
+
+
+def test_p14_shirley_and_dewey_price_protection() -> None:
+    t = shirley_and_dewey()
+    st = t.state
+    from pbem.engine.shares import certificate_count, limit_problems
+
+    assert certificate_count(st, "Shirley") == certificate_limit(st) + 1
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])
+    assert st.zone("MP") == "yellow"  # her three MP shares no longer count
+    assert certificate_count(st, "Shirley") == certificate_limit(st) - 3
+    t.act("Shirley", "buy_share", corp="IC", source="ipo")
+    assert certificate_count(st, "Shirley") == certificate_limit(st) - 2
+    # Dewey may protect: he buys the share for $64 and the value stays out of yellow
+    offer = st.round["protection"]
+    assert offer["president"] == "Dewey" and offer["amount"] == 64
+    dewey = t.cash("Dewey")
+    t.act("Dewey", "protect", corp="MP")
+    assert t.cash("Dewey") == dewey - 64 and t.pct("Dewey", "MP") == 30
+    assert st.price("MP") == 64 and st.zone("MP") == "plain"
+    assert limit_problems(st, "Shirley")  # out of compliance by one again
+    # play resumes to the left of the last protecting president
+    assert st.round["current"] == "Ima"
+
+
+def test_p13_declined_protection_leaves_the_price_dropped() -> None:
+    t = shirley_and_dewey()
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])
+    t.act("Shirley", "pass")
+    t.act("Dewey", "decline")
+    assert t.state.price("MP") == 60
+    assert t.state.round["current"] == "Dewey"  # left of the seller
+
+
+def test_p13_president_who_sold_this_round_may_not_protect() -> None:
+    t = shirley_and_dewey()
+    put(t, {"f": "round_set", "values": {"sold": {"Dewey": ["MP"]}}})
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])
+    t.act("Shirley", "pass")
+    assert not t.state.round.get("protection")
+    assert t.state.round["current"] == "Dewey"
+
+
+def test_p13_option_protect_after_selling() -> None:
+    t = shirley_and_dewey()
+    put(t, {"f": "round_set", "values": {"sold": {"Dewey": ["MP"]}}})
+    t.state.options["protect_after_selling"] = "yes"
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])
+    t.act("Shirley", "pass")
+    assert t.state.round["protection"]["president"] == "Dewey"
+
+
+def test_p13_protection_needs_cash() -> None:
+    t = shirley_and_dewey()
+    put(t, {"f": "cash", "from": player_holder("Dewey"), "to": BANK,
+            "amount": t.cash("Dewey") - 10})
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])
+    t.act("Shirley", "pass")
+    assert not t.state.round.get("protection")
+
+
+def test_p13_protection_may_exceed_sixty_percent_while_all_are_kept() -> None:
+    t = shirley_and_dewey()
+    st = t.state
+    from pbem.engine.shares import limit_problems
+
+    give(t, "MP", 5, player_holder("Dewey"))
+    give(t, "MP", 6, player_holder("Dewey"))
+    give(t, "MP", 7, player_holder("Dewey"))
+    give(t, "MP", 8, player_holder("Dewey"))  # Dewey 60%, Shirley 40%
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 2}])
+    t.act("Shirley", "pass")
+    t.act("Dewey", "protect")
+    assert t.pct("Dewey", "MP") == 80
+    assert not [p for p in limit_problems(st, "Dewey") if "MP" in p]
+    # selling one is not enough: he must come down to 60%
+    second_stock_round(t)
+    put(t, {"f": "round_set", "values": {"current": "Dewey"}})
+    message = t.refused("Dewey", "sell", sales=[{"corp": "MP", "count": 1}])
+    assert "sell at least 2" in message
+
+
+def test_p13_new_president_by_the_sale_may_not_protect_it() -> None:
+    t = stock_round(["Shirley", "Dewey", "Ima", "Ann"])
+    second_stock_round(t)
+    start(t, "MP", "Shirley", 100, 0, 6)
+    for i in (1, 2, 3):
+        give(t, "MP", i, player_holder("Dewey"))
+    put(t, {"f": "round_set", "values": {"current": "Shirley"}})
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 2}])
+    assert t.state.president("MP") == "Dewey"
+    t.act("Shirley", "pass")
+    assert not t.state.round.get("protection")
+
+
+# -- redemption and reissue (p.17-18) ---------------------------------------------------
+
+
+def company_with_pool_share() -> Table:
+    t = stock_round()
+    second_stock_round(t)
+    st = t.state
+    start(t, "IC", "P3", 100, 0, 6)
+    for i in (1, 2, 3):
+        give(t, "IC", i, player_holder("P4"))
+    for i in (4, 5, 6):
+        give(t, "IC", i, player_holder("P1"))
+    give(t, "IC", 7, POOL)
+    put(t, {"f": "cash", "from": BANK, "to": corp_holder("IC"), "amount": 1000})
+    assert st.round["current"] == "P3"
+    return t
+
+
+def test_p17_redeem_from_the_open_market_at_market_price() -> None:
+    t = company_with_pool_share()
+    st = t.state
+    price = st.price("IC")
+    t.act("P3", "redeem", corp="IC", **{"from": None})
+    assert st.corps["IC"].certs[7] == corp_holder("IC")
+    assert st.corps["IC"].cash == 1000 - price and st.price("IC") == price
+    assert st.round["current"] == "P4"  # the redemption is the whole turn
+
+
+def test_p17_redemption_limits() -> None:
+    t = company_with_pool_share()
+    st = t.state
+    assert "open market" in t.refused("P3", "redeem", corp="IC", **{"from": "P4"})
+    put(t, {"f": "corp", "corp": "IC", "values": {"operated": False}})
+    assert "operated" in t.refused("P3", "redeem", corp="IC", **{"from": None})
+    put(t, {"f": "corp", "corp": "IC", "values": {"operated": True}})
+    t.act("P3", "redeem", corp="IC", **{"from": None})
+    put(t, {"f": "round_set", "values": {"current": "P3"}})
+    assert "already redeemed" in t.refused("P3", "redeem", corp="IC", **{"from": "P4"})
+    # a new stock round: redeem from a player, who may decline
+    second_stock_round(t)
+    put(t, {"f": "round_set", "values": {"current": "P3"}})
+    t.act("P3", "redeem", corp="IC", **{"from": "P4"})
+    t.act("P4", "decline")
+    assert t.pct("P4", "IC") == 30 and st.round["current"] == "P3"
+    t.act("P3", "redeem", corp="IC", **{"from": "P4"})
+    t.act("P4", "accept")
+    assert t.pct("P4", "IC") == 20
+    # six shares must remain with the players and the open market: now 2+2+3 = 7
+    second_stock_round(t)
+    put(t, {"f": "round_set", "values": {"current": "P3"}})
+    t.act("P3", "redeem", corp="IC", **{"from": "P4"})
+    t.act("P4", "accept")
+    second_stock_round(t)
+    put(t, {"f": "round_set", "values": {"current": "P3"}})
+    assert "fewer than 6" in t.refused("P3", "redeem", corp="IC", **{"from": "P1"})
+
+
+def test_p17_redemption_may_not_change_the_presidency() -> None:
+    t = company_with_pool_share()
+    give(t, "IC", 7, player_holder("P3"))  # P3 20% + 10%, P4 30%
+    message = t.refused("P3", "redeem", corp="IC", **{"from": "P3"})
+    assert "presidency" in message
+
+
+def test_p18_reissue_all_at_new_par_money_frozen_until_next_or() -> None:
+    t = company_with_pool_share()
+    st = t.state
+    t.act("P3", "redeem", corp="IC", **{"from": None})
+    at(t, "IC", 0, 12)  # $200
+    second_stock_round(t)
+    put(t, {"f": "round_set", "values": {"current": "P3"}})
+    give(t, "IC", 8, POOL)  # the last IPO share leaves the initial offering
+    assert not [h for h in st.corps["IC"].certs[1:] if h == IPO]
+    t.act("P3", "reissue", corp="IC")
+    assert st.corps["IC"].par == 140  # the rulebook's table: $200 -> $140
+    assert st.corps["IC"].certs[7] == IPO
+    cash = st.corps["IC"].cash
+    buyer = st.round["current"]
+    t.act(buyer, "buy_share", corp="IC", source="ipo")
+    assert st.corps["IC"].cash == cash + 140 and st.corps["IC"].frozen == 140
+    from pbem.engine.redemption import usable_cash
+
+    assert usable_cash(st, "IC") == cash
+
+
+def test_p18_reissue_par_option_nearest_up() -> None:
+    t = company_with_pool_share()
+    t.state.options["reissue_par"] = "nearest-up"
+    from pbem.engine.redemption import new_par
+
+    at(t, "IC", 0, 12)
+    assert new_par(t.state, "IC") == 160
+    at(t, "IC", 0, 18)  # $350
+    assert new_par(t.state, "IC") == 275
+    t.state.options["reissue_par"] = "table"
+    assert new_par(t.state, "IC") == 250
+
+
+def test_p18_reissue_refused_with_shares_in_the_initial_offering() -> None:
+    t = company_with_pool_share()
+    st = t.state
+    put(t, {"f": "cert", "corp": "IC", "index": 7, "to": corp_holder("IC")})
+    assert IPO in st.corps["IC"].certs
+    assert "initial offering" in t.refused("P3", "reissue", corp="IC")
+
+
+def test_p13_private_bought_from_another_player_in_a_stock_round() -> None:
+    t = stock_round()
+    second_stock_round(t)
+    put(t, {"f": "phase", "name": "1"})
+    who = t.state.round["current"]
+    seller = next(n for n in t.state.names if n != who and t.privates(n))
+    sym = t.privates(seller)[0]
+    t.act(who, "buy_private", private=sym, **{"from": seller}, price=1)
+    t.act(seller, "accept")
+    assert sym in t.privates(who)
