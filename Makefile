@@ -16,7 +16,7 @@ demo: $(STAMP)
 	$(BIN)/python -m pbem.demo
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -n 2 --dist worksteal
 
 lint: $(STAMP)
 	$(BIN)/ruff check pbem

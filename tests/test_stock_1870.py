@@ -272,7 +272,7 @@ def test_p12_buy_then_sell_is_allowed() -> None:
 
 def shirley_and_dewey() -> Table:
     """Shirley is one certificate over the limit with four 10% MP shares at $64, one
-    box above the yellow section; Dewey is MP's president (Compliance Sales, p.14)."""
+    box above the yellow section; Dewey is MP's president (Compliance Sales, p.15)."""
     t = stock_round(["Shirley", "Dewey", "Ima", "Ann"])
     second_stock_round(t)
     st = t.state
@@ -302,7 +302,7 @@ def shirley_and_dewey() -> Table:
     return t
 
 
-def test_p14_shirley_and_dewey_price_protection() -> None:
+def test_p15_shirley_and_dewey_price_protection() -> None:
     t = shirley_and_dewey()
     st = t.state
     from pbem.engine.shares import certificate_count, limit_problems
@@ -511,3 +511,16 @@ def test_p13_private_bought_from_another_player_in_a_stock_round() -> None:
     t.act(who, "buy_private", private=sym, **{"from": seller}, price=1)
     t.act(seller, "accept")
     assert sym in t.privates(who)
+
+
+def test_p25_variant_1850_market_is_the_games_market() -> None:
+    """Variants, p.25: with market=1850 the $60 boxes of columns six and seven are white
+    and the $40 box of the first column green, in the game itself."""
+    plain, old = table(), table(market="1850")
+    assert plain.state.rules.market.cell(1, 5) is not None
+    cells = old.state.rules.market.cells
+    sixty = [c for c in cells.values() if c.price == 60 and c.col in (5, 6)]
+    assert sixty and all(c.zone == "plain" for c in sixty)
+    assert [c.zone for c in cells.values() if c.price == 40 and c.col == 0] == ["green"]
+    assert any(c.zone == "yellow" for c in plain.state.rules.market.cells.values()
+               if c.price == 60 and c.col in (5, 6))
