@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from selfplay import SelfPlay
 
@@ -44,11 +44,16 @@ def check_invariants(state: GameState, actor: str, action: dict) -> None:
 
         assert certificate_count(state, actor) <= certificate_limit(state) or \
             action["type"] == "buy_private"
-        assert not [p for p in limit_problems(state, actor) if "%" in p]
+        # over 60% of another corporation (its value left the orange/brown zones) is
+        # allowed until the end of the turn, when the player must have sold (4.3)
+        corp = action.get("corp")
+        assert not [p for p in limit_problems(state, actor) if f"% of {corp}," in p]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(min_value=2, max_value=6), seed=st.integers(0, 2**32))
+@example(players=3, seed=7067)  # CI found it: over 60% of B&O while buying NYNH
 def test_random_stock_rounds_keep_invariants(players: int, seed: int) -> None:
     game = SelfPlay(players, seed)
     while not game.state.finished and not (
