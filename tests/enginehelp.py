@@ -69,9 +69,9 @@ def sell_all_privates(table: Table, buyers: list[str]) -> None:
             table.act(who, "pass")
 
 
-def first_operating_round(**options: str) -> Table:
-    """A 4-player game at the start of operating round 1.1: PRR (A, par 67) and C&O
-    (C, par 67) floated; NYC (B) and B&O (D) not.  A: SV, MH; B: CS, CA; C: DH; D: BO."""
+def privates_sold_b_and_o_parred(**options: str) -> Table:
+    """A 4-player game after the private auction (A: SV, MH; B: CS, CA; C: DH; D: BO)
+    with D's B&O parred at $100: stock round 1, A to act."""
     t = Table(["A", "B", "C", "D"], **options)
     for who in ["A", "B", "C"]:
         t.act(who, "buy_private")  # SV, CS, DH
@@ -81,6 +81,13 @@ def first_operating_round(**options: str) -> Table:
     t.act("C", "pass")
     t.act("D", "buy_private")  # BO
     t.act("D", "par", corp="B&O", price=100)
+    return t
+
+
+def first_operating_round(**options: str) -> Table:
+    """A 4-player game at the start of operating round 1.1: PRR (A, par 67) and C&O
+    (C, par 67) floated; NYC (B) and B&O (D) not.  A: SV, MH; B: CS, CA; C: DH; D: BO."""
+    t = privates_sold_b_and_o_parred(**options)
     t.act("A", "par", corp="PRR", price=67)
     t.act("B", "par", corp="NYC", price=67)
     t.act("C", "par", corp="C&O", price=67)

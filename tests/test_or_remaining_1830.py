@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from enginehelp import Table, first_operating_round, give_train
+from enginehelp import Table, first_operating_round, give_train, privates_sold_b_and_o_parred
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -55,15 +55,7 @@ def lay_on_board(state: GameState, coord: str, tile: str, rotation: int) -> None
 def b_and_o_operating() -> Table:
     """A 4-player game at operating round 1.1 with the B&O (par 100, D) operating first,
     then the PRR (A) and the C&O (C); the example's position on the board."""
-    t = Table(["A", "B", "C", "D"])
-    for who in ["A", "B", "C"]:
-        t.act(who, "buy_private")  # SV, CS, DH
-    t.act("D", "pass")
-    t.act("A", "buy_private")  # MH
-    t.act("B", "buy_private")  # CA
-    t.act("C", "pass")
-    t.act("D", "buy_private")  # BO
-    t.act("D", "par", corp="B&O", price=100)
+    t = privates_sold_b_and_o_parred()
     for who, corp in [("A", "PRR"), ("B", "NYC"), ("C", "C&O")]:
         t.act(who, "par", corp=corp, price=67)
     for _ in range(3):
