@@ -31,6 +31,18 @@ class Table:
         assert self.state.to_dict() == before
         return info.value.message
 
+    @property
+    def result(self) -> dict[str, Any]:
+        """The result of the finished game."""
+        assert self.state.result is not None, "the game is not over"
+        return self.state.result
+
+    @property
+    def ending(self) -> dict[str, Any]:
+        """How the game ends, once that is fixed."""
+        assert self.state.ending is not None, "the end of the game is not fixed"
+        return self.state.ending
+
     def cash(self, who: str) -> int:
         return self.state.player(who).cash
 

@@ -192,7 +192,7 @@ def test_archive_of_a_long_game_shows_board_and_holdings_at_each_step(tmp_path: 
 
 @needs_chromium
 def test_map_svg_renders_in_chromium(tmp_path: Path) -> None:
-    from test_render_positions import late_1830
+    from positions import late_1830
 
     from pbem.render.svg import svg_map
 

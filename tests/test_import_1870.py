@@ -154,8 +154,16 @@ def test_p23_destination_marker_lets_its_routes_pass_the_city() -> None:
     company whose destination marker stands there (SSW through J3, action 860)."""
     state = state_at(BANK, 860)
     routes = [{"train": "5", "stops": ["J5", "J3", "H13", "I14", "M20"]}]
-    check_run(state.map, state.board, "SSW", train_specs(state, "SSW")[:1], routes,
-              revenue_column(state), revenue_rules(state, "SSW"))
+    trains = train_specs(state, "SSW")[:1]
+    run = check_run(state.map, state.board, "SSW", trains, routes, revenue_column(state),
+                    revenue_rules(state, "SSW"))
+    assert [s for s, _ in run.routes[0].stops] == routes[0]["stops"]
+    assert run.total == run.routes[0].revenue > 0
+    board = state.board.copy()
+    del board.markers["destination:SSW"]  # without its marker J3 blocks SSW like anyone
+    with pytest.raises(RulesError):
+        check_run(state.map, board, "SSW", trains, routes, revenue_column(state),
+                  revenue_rules(state, "SSW"))
 
 
 def test_p10_slsf_private_is_the_presidents_certificate() -> None:

@@ -12,8 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_render_1870 import connection, midgame_1870, stock_round
-from test_render_positions import late_1830, midgame_1830, random_board
+from positions import connection, late_1830, midgame_1830, midgame_1870, random_board, stock_round
 
 from pbem.engine.board import load_map
 from pbem.engine.game import new_game

@@ -417,6 +417,7 @@ def test_p17_redeem_from_the_open_market_at_market_price() -> None:
     t = company_with_pool_share()
     st = t.state
     price = st.price("IC")
+    assert price is not None
     t.act("P3", "redeem", corp="IC", **{"from": None})
     assert st.corps["IC"].certs[7] == corp_holder("IC")
     assert st.corps["IC"].cash == 1000 - price and st.price("IC") == price
