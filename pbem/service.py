@@ -16,6 +16,7 @@ from .engine.game import (
     decide,
     legal_moves,
     new_game,
+    recorded_with,
     seat_players,
     to_act,
 )
@@ -105,9 +106,13 @@ def create_game(
 
 
 def initial(store: Store, game_id: int) -> GameState:
+    """The game before its first event, once the versions it was recorded with are read
+    (a game recorded by a newer pbem is refused: SetupError)."""
     game = store.game(game_id)
     seated = [p["name"] for p in store.players(game_id)]
-    return new_game(game["title"], seated, game["seed"], game["options"])
+    state = new_game(game["title"], seated, game["seed"], game["options"])
+    recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
+    return state
 
 
 def load(store: Store, game_id: int) -> GameState:
@@ -186,7 +191,7 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
             seq += 1
             store.append_event(game_id, seq, kind="command", command=action, text=canonical,
                                actor=actor, source=source, received=now,
-                               facts=decision.facts, log=decision.log)
+                               facts=decision.records, log=decision.log)
             apply_facts(state, decision.facts)
             result.applied.append(Applied(seq, canonical, decision.log))
         if state.finished:
@@ -234,6 +239,8 @@ def undo(store: Store, game_id: int, to_seq: int, *, actor: str, source: str, no
 class AuditResult:
     events: int
     problem: str | None
+    #: what the reader should know (the game was recorded under other rules data)
+    notes: list[str] = field(default_factory=list)
 
 
 def audit(store: Store, game_id: int) -> AuditResult:
@@ -243,6 +250,8 @@ def audit(store: Store, game_id: int) -> AuditResult:
     if broken is not None:
         return AuditResult(len(events), f"event {broken}: its hash does not match the chain")
     state = initial(store, game_id)
+    game = store.game(game_id)
+    notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
     effective: list[dict[str, Any]] = []
     for event in events:
         if event["kind"] == "revert":
@@ -259,13 +268,13 @@ def audit(store: Store, game_id: int) -> AuditResult:
             decision = decide(state, event["actor"], event["command"])
         except RulesError as exc:
             return AuditResult(len(events), f"event {event['seq']} ({event['text']}) is refused "
-                               f"when decided again: {exc}")
-        if decision.facts != event["facts"]:
+                               f"when decided again: {exc}", notes)
+        stored = apply_facts(state, event["facts"])  # read as facts of today (upcast)
+        if decision.records != [f.to_json() for f in stored]:
             return AuditResult(len(events), f"event {event['seq']} ({event['text']}) gives "
-                               "different facts when decided again")
-        apply_facts(state, event["facts"])
+                               "different facts when decided again", notes)
         effective.append(event)
-    return AuditResult(len(events), None)
+    return AuditResult(len(events), None, notes)
 
 
 def waiting_for(state: GameState) -> list[str]:

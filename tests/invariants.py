@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.closing import CLOSED
 from pbem.engine.shares import (
     certificate_count,
     certificate_limit,
@@ -12,7 +11,7 @@ from pbem.engine.shares import (
     limit_problems,
     pool_certificates,
 )
-from pbem.engine.state import IPO, POOL, GameState, corp_holder, player_holder
+from pbem.engine.state import CLOSED, IPO, POOL, GameState, corp_holder, player_holder
 from pbem.engine.trains import train_count, train_limit
 
 

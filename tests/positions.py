@@ -1,7 +1,7 @@
 """Fixed positions for the rendering and archive tests, built in code: 1830 in the middle
 of the game and late in it on a crowded board, a crowded random board, and an 1870
-position built from facts (pbem.engine.facts.apply) as the engine records a game, with
-the 1870 stock-round and connection-run waits set on it."""
+position built from stored facts (records, read by pbem.engine.game.apply_facts as a
+stored game is), with the 1870 stock-round and connection-run waits set on it."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from typing import Any
 
 from pbem.engine import operating, redemption
 from pbem.engine.board import BoardState, Map, load_map, place_token, tile_at
-from pbem.engine.facts import apply
-from pbem.engine.game import new_game
+from pbem.engine.game import apply_facts, new_game
 from pbem.engine.operating import new_turn
 from pbem.engine.state import BANK, IPO, POOL, GameState, corp_holder, player_holder
 from pbem.engine.stock import new_stock_round
@@ -203,7 +202,7 @@ def midgame_1870() -> GameState:
 
     def put(*more: dict[str, Any]) -> None:
         for fact in more:
-            apply(state, fact)
+            apply_facts(state, [fact])
             facts.append(fact)
 
     put({"f": "phase", "name": "3"})
@@ -289,10 +288,10 @@ def midgame_1870() -> GameState:
 
 
 def stock_round(state: GameState, **keys: Any) -> None:
-    apply(state, {"f": "round_new", "round": {**new_stock_round(5, "Shirley"), **keys}})
+    apply_facts(state, [{"f": "round_new", "round": {**new_stock_round(5, "Shirley"), **keys}}])
 
 
 
 def connection(state: GameState, step: str, run: dict[str, Any] | None = None) -> None:
-    apply(state, {"f": "round_set", "values": {"connection": {
-        "corp": "ATSF", "step": step, "run": run, "queue": []}, "current": None}})
+    apply_facts(state, [{"f": "round_set", "values": {"connection": {
+        "corp": "ATSF", "step": step, "run": run, "queue": []}, "current": None}}])

@@ -105,7 +105,7 @@ def played_game(db: Path, steps: int, seed: int = 4, eager: bool = False) -> int
         store.append_event(created.game_id, seq, kind="command", command=action,
                            text=text, actor=name, source="test",
                            received=f"2026-01-01T00:{seq // 60 % 60:02d}:{seq % 60:02d}+00:00",
-                           facts=decision.facts, log=decision.log)
+                           facts=decision.records, log=decision.log)
         apply_facts(state, decision.facts)
     return created.game_id
 

@@ -19,6 +19,7 @@ from pbem import service
 from pbem.cli import main
 from pbem.engine import connection
 from pbem.engine.errors import RulesError
+from pbem.engine.facts import GameOver
 from pbem.engine.game import decide
 from pbem.engine.market import operating_order
 from pbem.engine.orrun import revenue_column, revenue_rules, train_specs
@@ -218,10 +219,10 @@ def test_referee_end_game_scores_as_it_stands() -> None:
     with pytest.raises(RulesError, match="Only the referee"):
         decide(state, "Player_1", {"type": "end_game"})
     facts = decide(state, "referee", {"type": "end_game"}).facts
-    over = next(f for f in facts if f["f"] == "game_over")
-    assert over["result"]["reason"] == "manual"
-    assert over["result"]["scores"] == {"Player_1": 1599, "Player_2": 1751,
-                                        "Player_3": 1423, "Player_4": 1635}
+    over = next(f for f in facts if isinstance(f, GameOver))
+    assert over.result["reason"] == "manual"
+    assert over.result["scores"] == {"Player_1": 1599, "Player_2": 1751,
+                                     "Player_3": 1423, "Player_4": 1635}
 
 
 def test_cli_referee_end_game(tmp_path: Path) -> None:

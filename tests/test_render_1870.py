@@ -3,18 +3,16 @@ reissue money, redeemed shares, destinations, the cattle and port tokens and the
 destination markers on the map, and the prompts of 1870's special decisions (price
 protection, a redemption asked of a player, a connection run).
 
-The mid-game position is built from facts (pbem.engine.facts.apply), as the engine
-records a game; its renderings are golden files (tests/test_render_golden.py).
+The mid-game position is built from stored facts (read by pbem.engine.game.apply_facts
+as a stored game is); its renderings are golden files (tests/test_render_golden.py).
 """
 
 from __future__ import annotations
 
 from positions import cell_of, connection, midgame_1870, p, stock_round
 
-from pbem.engine.closing import CLOSED
-from pbem.engine.facts import apply
-from pbem.engine.game import legal_moves
-from pbem.engine.state import IPO, POOL, corp_holder
+from pbem.engine.game import apply_facts, legal_moves
+from pbem.engine.state import CLOSED, IPO, POOL, corp_holder
 from pbem.render import mail_parts, market_text, prompt_text, svg_map, tables_text, text_board
 from pbem.render.market_text import cell_mark
 from pbem.render.stateinfo import state_board_view
@@ -133,8 +131,8 @@ def test_board_shows_cattle_port_and_destination_markers() -> None:
 
 def test_board_closed_port() -> None:
     state = midgame_1870()
-    apply(state, {"f": "marker", "name": "port", "marker": {
-        "hex": "M20", "stop": 0, "corp": "GMO", "open": False, "round": [4, 1]}})
+    apply_facts(state, [{"f": "marker", "name": "port", "marker": {
+        "hex": "M20", "stop": 0, "corp": "GMO", "open": False, "round": [4, 1]}}])
     text = text_board(state)
     assert "closed port of GMO" in text and "{px}" in text[:text.index("Legend:")]
 
@@ -158,8 +156,8 @@ def test_prompt_price_protection() -> None:
                                    "row": 1, "col": 13, "arrival": 1, "price": 200,
                                    "president": "Dewey"},
                 protection_queue=[])
-    apply(state, {"f": "cert", "corp": "MP", "index": 7, "to": POOL})
-    apply(state, {"f": "market", "corp": "MP", "row": 2, "col": 13})
+    apply_facts(state, [{"f": "cert", "corp": "MP", "index": 7, "to": POOL}])
+    apply_facts(state, [{"f": "market", "corp": "MP", "row": 2, "col": 13}])
     assert set(legal_moves(state)) == {"Dewey"}
     text = prompt_text(state, "Dewey")
     flat = " ".join(text.split())
@@ -208,12 +206,12 @@ def test_prompt_connection_run_the_run() -> None:
 def test_prompt_redeem_and_reissue_in_a_stock_turn() -> None:
     state = midgame_1870()
     stock_round(state, current="Ben")
-    apply(state, {"f": "corp", "corp": "ATSF", "values": {"operated": True}})
+    apply_facts(state, [{"f": "corp", "corp": "ATSF", "values": {"operated": True}}])
     flat = " ".join(prompt_text(state, "Ben").split())
     assert "redeem ATSF ATSF buys back a share from the open market for $110 (your whole " \
         "turn)" in flat
     ipo = state.cert_indexes("ATSF", IPO)[0]
-    apply(state, {"f": "cert", "corp": "ATSF", "index": ipo, "to": p("Ann")})
+    apply_facts(state, [{"f": "cert", "corp": "ATSF", "index": ipo, "to": p("Ann")}])
     flat = " ".join(prompt_text(state, "Ben").split())
     assert "reissue ATSF ATSF's redeemed shares go to the initial offering at a new par of " \
         "$100" in flat

@@ -7,12 +7,11 @@ from typing import Any
 
 from enginehelp import Table
 
-from pbem.engine.closing import CLOSED
 from pbem.engine.context import Ctx
-from pbem.engine.facts import apply
+from pbem.engine.game import apply_facts
 from pbem.engine.market import move
 from pbem.engine.shares import certificate_limit
-from pbem.engine.state import BANK, IPO, POOL, corp_holder, player_holder
+from pbem.engine.state import BANK, CLOSED, IPO, POOL, corp_holder, player_holder
 
 NAMES = ["P1", "P2", "P3", "P4", "P5"]
 
@@ -23,7 +22,7 @@ def table(names: list[str] | None = None, **options: str) -> Table:
 
 def put(t: Table, fact: dict[str, Any]) -> None:
     """Set up a position directly (test scaffolding, not a game move)."""
-    apply(t.state, fact)
+    apply_facts(t.state, [fact])
 
 
 def place_token(t: Table, corp: str, price: int, area: str = "upper") -> tuple[int, int]:

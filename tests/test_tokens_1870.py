@@ -134,7 +134,7 @@ def test_p23_destination_marker_at_the_edge_doubles_the_destination():
     assert t.state.board.tokens_at("A2", 0) == []  # no city space
     assert tokens.revenue_bonuses(t.state, "FW").end_bonus == {("A2", 0): 30}
     assert orrun.best(t.state, "FW").total > before
-    assert [f["f"] for f in ctx.facts] == ["marker", "corp"]
+    assert [f.KIND for f in ctx.facts] == ["marker", "corp"]
 
 
 def test_p23_destination_marker_kept_does_not_double():

@@ -16,7 +16,7 @@ from typing import Any
 from .. import service
 from ..engine import ortrack
 from ..engine.board import tile_at
-from ..engine.facts import Fact
+from ..engine.facts import Record
 from ..engine.game import apply_facts, legal_moves
 from ..engine.operating import train_moves
 from ..engine.routes import check_run
@@ -78,7 +78,7 @@ class Exporter:
             apply_facts(self.state, event["facts"])
         return self.document()
 
-    def command(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def command(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         kind = action["type"]
         handler = getattr(self, "on_" + kind, None)
         if handler is None:
@@ -92,7 +92,7 @@ class Exporter:
         self.connection_check(connecting, operating, facts)
 
     def connection_check(self, before: str | None, operating: str | None,
-                         facts: list[Fact]) -> None:
+                         facts: list[Record]) -> None:
         """1870: the site announces each connection run with a ``destination_connection``
         auto action of the action after which it starts (the company that just operated,
         or the one running)."""
@@ -114,7 +114,7 @@ class Exporter:
             {"type": "destination_connection", "entity": entity,
              "entity_type": "corporation", "created_at": self.now, "corporations": corps})
 
-    def name_trains(self, facts: list[Fact], upto: int) -> dict[int, str]:
+    def name_trains(self, facts: list[Record], upto: int) -> dict[int, str]:
         """The site ids of the trains the facts before ``upto`` move (each named once)."""
         found = {}
         for i, fact in enumerate(facts[:upto]):
@@ -124,18 +124,18 @@ class Exporter:
         return found
 
     # -- the private auction and stock rounds ----------------------------------------------
-    def on_buy_private(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_buy_private(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         if action.get("from"):  # a corporation buys a private company
             self.buy_company(action, facts)
             return
         sym = next(f["sym"] for f in facts if f["f"] == "private")
         self.player("bid", actor, company=sym, price=self.state.privates[sym].price)
 
-    def on_bid(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_bid(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         sym = action.get("private") or self.state.round["auction"]["private"]
         self.player("bid", actor, company=sym, price=action["amount"])
 
-    def on_pass(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_pass(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         rnd = self.state.round
         if rnd.get("kind") == "operating":
             corp = rnd["current"]
@@ -150,18 +150,18 @@ class Exporter:
         moves = legal_moves(self.state).get(actor, [])
         return all(m["action"]["type"] in ("pass", "exchange") for m in moves)
 
-    def on_par(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_par(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         cell = next(f for f in facts if f["f"] == "par")
         self.player("par", actor, corporation=action["corp"],
                     share_price=f"{cell['price']},{cell['row']},{cell['col']}")
 
-    def on_buy_share(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_buy_share(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         for fact in facts:  # the site buys brown-zone shares one by one
             if fact["f"] == "cert" and fact["to"] == f"p:{actor}" and fact["index"] > 0:
                 self.player("buy_shares", actor, shares=[f"{fact['corp']}_{fact['index']}"],
                             percent=self.state.rules.ordinary_percent)
 
-    def on_sell(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_sell(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         for sale in action["sales"]:
             corp, count = sale["corp"], sale["count"]
             shares = [f"{corp}_{f['index']}" for f in facts
@@ -175,38 +175,38 @@ class Exporter:
                         percent=sale["count"] * self.state.rules.ordinary_percent)
 
     # -- 1870: price protection, redemption, reissue ---------------------------------------
-    def on_protect(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_protect(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         """The site's protection is the president's purchase of the shares sold."""
         shares = [f"{f['corp']}_{f['index']}" for f in facts
                   if f["f"] == "cert" and f["to"] == f"p:{actor}"]
         self.player("buy_shares", actor, shares=shares,
                     percent=len(shares) * self.state.rules.ordinary_percent)
 
-    def on_redeem(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_redeem(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         if any(f["f"] == "cert" for f in facts):  # else it waits for the seller's accept
             self.redeemed(action["corp"], facts)
 
-    def redeemed(self, corp: str, facts: list[Fact]) -> None:
+    def redeemed(self, corp: str, facts: list[Record]) -> None:
         shares = [f"{corp}_{f['index']}" for f in facts
                   if f["f"] == "cert" and f["to"] == f"c:{corp}"]
         self.corp("buy_shares", corp, shares=shares,
                   percent=len(shares) * self.state.rules.ordinary_percent)
 
-    def on_reissue(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_reissue(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         corp = action["corp"]
         shares = [f"{corp}_{f['index']}" for f in facts
                   if f["f"] == "cert" and f["corp"] == corp and f["to"] == "ipo"]
         self.corp("sell_shares", corp, shares=shares,
                   percent=len(shares) * self.state.rules.ordinary_percent)
 
-    def on_exchange(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_exchange(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         cert = next(f for f in facts if f["f"] == "cert")
         self.add("buy_shares", action["private"], "company",
                  shares=[f"{cert['corp']}_{cert['index']}"],
                  percent=self.state.rules.ordinary_percent)
 
     # -- operating rounds ------------------------------------------------------------------
-    def before_operating(self, kind: str, facts: list[Fact]) -> None:
+    def before_operating(self, kind: str, facts: list[Record]) -> None:
         """The site's explicit passes of the track and station steps."""
         rnd = self.state.round
         if rnd.get("kind") != "operating" or not rnd.get("current") or rnd.get("proposal") \
@@ -248,7 +248,7 @@ class Exporter:
         others = any(c.trains for s, c in state.corps.items() if s != corp)
         return bool(train_moves(state, corp)) or (room and others and state.corps[corp].cash > 0)
 
-    def on_lay(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_lay(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         tile = next(f for f in facts if f["f"] == "tile")
         coord = tile["hex"]
         bare = not tile_at(self.state.map, self.state.board, coord)[0].paths
@@ -260,7 +260,7 @@ class Exporter:
         if bare and self.state.options.get("station_retile", "keep") == "keep":
             self.keep_stations(coord, facts)
 
-    def keep_stations(self, coord: str, facts: list[Fact]) -> None:
+    def keep_stations(self, coord: str, facts: list[Record]) -> None:
         """On the site the corporation laying a tile on a bare two-city hex re-places the
         stations there (station_retile=choose); pbem's default kept their city numbers:
         write that choice."""
@@ -280,7 +280,7 @@ class Exporter:
             return action["with"], "company"
         return self.state.round["current"], "corporation"
 
-    def on_token(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_token(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         fact = next(f for f in facts if f["f"] in ("token", "token_move"))
         corp = self.state.round["current"]
         entity, entity_type = self.acting(action)
@@ -295,10 +295,10 @@ class Exporter:
         rnd = self.state.round
         return str((rnd.get("connection") or {}).get("corp") or rnd["current"])
 
-    def on_run(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_run(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.emit_run(self.operating(), facts)
 
-    def emit_run(self, corp: str, facts: list[Fact]) -> None:
+    def emit_run(self, corp: str, facts: list[Record]) -> None:
         """The run the facts record (pbem runs the best routes when a dividend is
         decided without a run first)."""
         run: dict[str, Any] = {}
@@ -340,16 +340,16 @@ class Exporter:
                 "revenue": summary["revenue"], "revenue_str": "-".join(stop_hexes),
                 "nodes": nodes}
 
-    def on_payout(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_payout(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.dividend("payout", facts)
 
-    def on_withhold(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_withhold(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.dividend("withhold", facts)
 
-    def on_half(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_half(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.dividend("half", facts)
 
-    def dividend(self, kind: str, facts: list[Fact]) -> None:
+    def dividend(self, kind: str, facts: list[Record]) -> None:
         corp = self.operating()
         rnd = self.state.round
         ran = (rnd["connection"] if rnd.get("connection") else rnd["turn"])["run"]
@@ -358,23 +358,23 @@ class Exporter:
         self.corp("dividend", corp, kind=kind)
 
     # -- 1870: the destination marker, the cattle and port tokens ------------------------------
-    def on_destination(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_destination(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         choice = "Map" if (action.get("marker") or "place") == "place" else "Charter"
         self.corp("choose", self.operating(), choice=choice)
 
-    def on_cattle(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_cattle(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.add("assign", "SCC", "company", target=action["hex"], target_type="hex")
 
-    def on_port(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_port(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         marker = next(f["marker"] for f in facts if f["f"] == "marker")
         self.add("assign", "GSC", "company", target=marker["hex"], target_type="hex")
 
     # -- the referee --------------------------------------------------------------------------
-    def on_end_game(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_end_game(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         """The site's game ended by hand (by a player there)."""
         self.player("end_game", self.players[0]["name"])
 
-    def on_as(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_as(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         inner = action["action"]
         handler = getattr(self, "on_" + inner["type"], None)
         if handler is None:
@@ -382,11 +382,11 @@ class Exporter:
                               "18xx.games action")
         handler(action["player"], inner, facts)
 
-    def on_buy_train(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_buy_train(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         if any(f["f"] == "train" for f in facts):  # else it waits for the seller's accept
             self.trains_bought(self.state.round["current"], action.get("trade"), facts)
 
-    def trains_bought(self, corp: str, trade: str | None, facts: list[Fact]) -> None:
+    def trains_bought(self, corp: str, trade: str | None, facts: list[Record]) -> None:
         """The purchase among the facts (the first train arriving at ``corp``), with the
         train traded in before it."""
         holder = f"c:{corp}"
@@ -403,22 +403,22 @@ class Exporter:
                 fields["exchange"] = earlier
         self.corp("buy_train", corp, **fields)
 
-    def price_paid(self, corp: str, facts: list[Fact]) -> int:
+    def price_paid(self, corp: str, facts: list[Record]) -> int:
         paid = [f["amount"] for f in facts if f["f"] == "cash" and f["from"] == f"c:{corp}"]
         return paid[-1] if paid else 0
 
-    def on_discard(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_discard(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         corp = self.state.round["discards"][0]
         for train in self.name_trains(facts, len(facts)).values():
             self.corp("discard_train", corp, train=train)
 
-    def buy_company(self, action: dict[str, Any], facts: list[Fact]) -> None:
+    def buy_company(self, action: dict[str, Any], facts: list[Record]) -> None:
         corp = self.state.round["current"]
         if not any(f["f"] == "private" for f in facts):
             return  # waits for the seller's accept
         self.corp("buy_company", corp, company=action["private"], price=action["price"])
 
-    def on_accept(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_accept(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         prop = self.state.round.get("proposal") or {}
         if prop.get("kind") == "private":
             self.corp("buy_company", prop["buyer"], company=prop["private"],
@@ -428,13 +428,13 @@ class Exporter:
         elif prop.get("kind") == "redeem":
             self.redeemed(prop["corp"], facts)
 
-    def on_decline(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_decline(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         """A declined offer never happened on the site; a declined price protection is
         the president's pass (1870)."""
         if self.state.round.get("protection"):
             self.player("pass", actor)
 
-    def on_bankrupt(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_bankrupt(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.corp("bankrupt", self.state.round["current"])
 
     # -- the document ----------------------------------------------------------------------
