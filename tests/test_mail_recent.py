@@ -12,9 +12,9 @@ from cli_driver import Cli
 from test_mail_service import NOW, Mail, Table
 
 from pbem import service
-from pbem.mail.commands import MailRun
-from pbem.mail.compose import build, message_id
-from pbem.mail.notify import game_over_mail
+from pbem.mail.outbound.compose import build, message_id
+from pbem.mail.outbound.notify import game_over_mail
+from pbem.mail.processing.commands import MailRun
 from pbem.render import RECENT_LIMIT, since_last_turn
 
 

@@ -16,10 +16,10 @@ import pytest
 from conftest import fast_key_hashes
 
 from pbem import service
-from pbem.mail.compose import reply_tag
 from pbem.mail.config import Limits, MailConfig
-from pbem.mail.process import Outcome, process_inbox, store_message
-from pbem.mail.welcome import queue_welcome
+from pbem.mail.outbound.compose import reply_tag
+from pbem.mail.outbound.welcome import queue_welcome
+from pbem.mail.processing.process import Outcome, process_inbox, store_message
 from pbem.store import Store, open_store
 
 NOW = "2024-05-01T10:00:00.000+00:00"
@@ -221,22 +221,22 @@ def test_dead_letter_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("renderer exploded")
 
-    monkeypatch.setattr("pbem.mail.process.notify_others", broken)
+    monkeypatch.setattr("pbem.mail.processing.process.notify_others", broken)
     outcome = table.send("Ann", "buy SV")
     assert outcome.status == "dead" and "renderer exploded" in outcome.note
     assert table.texts() == []  # nothing of it was applied
     [row] = table.store.inbox_list("dead")
     assert "RuntimeError" in row["error"]
     monkeypatch.undo()
-    from pbem.mail.inbox import retry
+    from pbem.mail.processing.inbox import retry
 
     assert retry(table.store, table.config, row["id"], NOW).status == "processed"
     assert table.texts() == ["buy SV"]
 
 
 def test_game_over_mail(table: Table) -> None:
-    from pbem.mail.commands import MailRun
-    from pbem.mail.notify import game_over_mail
+    from pbem.mail.outbound.notify import game_over_mail
+    from pbem.mail.processing.commands import MailRun
 
     state = service.load(table.store, table.game)
     state.finished = True
@@ -246,7 +246,7 @@ def test_game_over_mail(table: Table) -> None:
     out = game_over_mail(table.config, table.store.game(table.game), table.players["Cat"],
                          state, run)
     assert out.subject == f"[1830 #{table.game}] Game over: Ben wins"
-    from pbem.mail.templates import fill
+    from pbem.mail.outbound.templates import fill
 
     text = fill(table.config.templates_dir, out.template, out.values)
     assert "The bank is broken." in text

@@ -13,11 +13,11 @@ import pytest
 from test_mail_service import NOW, Mail, Table
 
 from pbem import service
-from pbem.mail import views
-from pbem.mail.commands import MailRun
-from pbem.mail.compose import build, message_id
-from pbem.mail.notify import game_over_mail
-from pbem.mail.welcome import queue_welcome
+from pbem.mail.outbound import views
+from pbem.mail.outbound.compose import build, message_id
+from pbem.mail.outbound.notify import game_over_mail
+from pbem.mail.outbound.welcome import queue_welcome
+from pbem.mail.processing.commands import MailRun
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

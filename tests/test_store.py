@@ -130,6 +130,30 @@ def test_new_migration_is_applied_once(store: Store) -> None:
     assert "deadline" in store.db.table("games").columns_dict
 
 
+def test_outbox_purpose_is_filled_in_for_older_mail(db_path: Path) -> None:
+    """0002: older rows get their purpose from their Message-ID; the mail queries use it."""
+    with open_store(db_path, now=T0) as s:
+        pass
+    conn = sqlite3.connect(db_path)  # a file as the code before 0002 left it
+    conn.execute("DROP INDEX outbox_recipient_purpose")
+    conn.execute("ALTER TABLE outbox DROP COLUMN purpose")
+    conn.execute("DELETE FROM migrations WHERE name = '0002_outbox_purpose'")
+    for n, mid in enumerate(["<pbem.3.re.ab12@x.test>", "<pbem.3.turn.cd34@x.test>",
+                             "<other@x.test>"]):
+        conn.execute("INSERT INTO outbox (message_id, game_id, recipient, subject, raw, "
+                     "created, next_attempt) VALUES (?, 3, 'Ann@x.test', 's', x'00', ?, ?)",
+                     [mid, f"2024-05-0{n + 1}", f"2024-05-0{n + 1}"])
+    conn.commit()
+    conn.close()
+    with open_store(db_path, now=T0) as s:
+        assert [r["purpose"] for r in s.outbox_list()] == [None, "turn", "re"]
+        assert s.outbox_count("ann@x.test", "2024-05-01", ("re", "rej")) == 1
+        assert s.outbox_count("ann@x.test", "2024-05-02", ("re", "rej")) == 0
+        assert s.outbox_by_message_id("<pbem.3.turn.cd34@x.test>")["purpose"] == "turn"
+        assert s.outbox_next_due() == "2024-05-01"
+        assert s.inbox_processed_uids("INBOX", 1, []) == set()
+
+
 def test_failing_migration_leaves_no_trace(store: Store) -> None:
     def broken(db: Any) -> None:
         db.execute("CREATE TABLE half (x)")

@@ -17,10 +17,9 @@ from ..store import Store, StoreBusy
 from .clock import now, seconds_until
 from .config import MailConfig
 from .faults import fault
-from .imap import Mailbox, MailboxError
-from .process import process_inbox, store_message
-from .queries import next_due, processed_uids
-from .smtp import Sender
+from .inbound.imap import Mailbox, MailboxError
+from .outbound.smtp import Sender
+from .processing.process import process_inbox, store_message
 
 log = logging.getLogger("pbem.mail")
 MAX_BACKOFF = 300.0
@@ -49,7 +48,7 @@ class Poller:
         """Handle every waiting message, oldest first, until done or stopped."""
         report = PollReport()
         uids = await mailbox.pending()
-        already = processed_uids(self.store, mailbox.name, mailbox.uidvalidity, uids)
+        already = self.store.inbox_processed_uids(mailbox.name, mailbox.uidvalidity, uids)
         for uid in uids:
             if self.stop.is_set():
                 break
@@ -119,7 +118,7 @@ class SendLoop:
             while not self.stop.is_set():
                 self.wake.clear()
                 await self.sender.send_due(self.stop)
-                due = next_due(self.store)
+                due = self.store.outbox_next_due()
                 timeout = POLL_OUTBOX if due is None else min(max(seconds_until(due, now()), 0.05),
                                                            POLL_OUTBOX)
                 await _wait_any(self.wake, self.stop, timeout)

@@ -9,6 +9,7 @@ shipped.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 
@@ -108,8 +109,24 @@ def m0001_initial(db: Database) -> None:
     )
 
 
+_PURPOSE_IN_ID = re.compile(r"<pbem\.\d+\.([a-z]+)\.")
+
+
+def m0002_outbox_purpose(db: Database) -> None:
+    """outbox.purpose (what a mail is: re, rej, turn, ...), read until now from its
+    Message-ID ``<pbem.<game>.<purpose>.<random>@domain>``; filled in for older rows."""
+    db.execute("ALTER TABLE outbox ADD COLUMN purpose TEXT")
+    rows = db.execute("SELECT id, message_id FROM outbox").fetchall()
+    for row_id, message_id in rows:
+        found = _PURPOSE_IN_ID.match(message_id or "")
+        if found:
+            db.execute("UPDATE outbox SET purpose = ? WHERE id = ?", [found.group(1), row_id])
+    db.execute("CREATE INDEX outbox_recipient_purpose ON outbox (recipient, purpose, created)")
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
+    ("0002_outbox_purpose", m0002_outbox_purpose),
 ]
 
 

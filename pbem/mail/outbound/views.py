@@ -22,15 +22,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..engine.game import to_act
-from ..engine.state import GameState
-from ..render import market_text as render_market
-from ..render import svg_map, svg_to_png, tables_text
-from ..render.board_text import board_parts
-from ..render.prompt import context_lines, offer_lines, offers
-from ..render.tables import round_name
+from ...engine.game import to_act
+from ...engine.state import GameState
+from ...render import market_text as render_market
+from ...render import svg_map, svg_to_png, tables_text
+from ...render.board_text import board_parts
+from ...render.prompt import context_lines, offer_lines, offers
+from ...render.tables import round_name
 
-log = logging.getLogger("pbem.mail.views")
+log = logging.getLogger("pbem.mail.outbound.views")
 
 WIDTH = 78
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..store import Store
+from ...store import Store
 
 TALK_KIND = "setup"
 

@@ -21,8 +21,8 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
-from ..render.corps import letters
-from ..render.html import colour_map, colour_symbols
+from ...render.corps import letters
+from ...render.html import colour_map, colour_symbols
 
 TEXT_WIDTH = 78
 BLOCK_WIDTH = 100

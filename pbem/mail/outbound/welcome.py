@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .. import service
-from ..store import Store, hash_key, new_player_key
+from ... import service
+from ...store import Store, hash_key, new_player_key
+from ..config import MailConfig
 from .compose import queue_mail, subject_for, thread_root
-from .config import MailConfig
 from .notify import board_block, game_mail, prompt_block
 from .views import game_view
 

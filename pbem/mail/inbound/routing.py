@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from email.utils import parseaddr
 
-from pbem.mail.reading import InboundMail
+from .mime import InboundMail
 
 __all__ = [
     "find_plus_address",

@@ -15,20 +15,20 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from .. import service
-from ..service import CommandError
-from ..store import Store, StoreBusy
-from .auth import Sender, authenticate, find_game
+from ... import service
+from ...service import CommandError
+from ...store import Store, StoreBusy
+from ..config import MailConfig
+from ..inbound.auth import Sender, authenticate, find_game
+from ..inbound.junk import authentication_failure, classify
+from ..inbound.mime import InboundMail, parse_message
+from ..inbound.replies import command_lines
+from ..inbound.routing import key_line, subject_key
+from ..outbound.compose import REPLY_PURPOSES, Outgoing, queue_mail, subject_for
+from ..outbound.notify import board_block, game_mail, happened_block, notify_others, prompt_block
+from ..outbound.templates import wrap_paragraph
+from ..outbound.views import GameView, game_view, situation
 from .commands import MailRun, run_commands, split
-from .compose import Outgoing, queue_mail, subject_for
-from .config import MailConfig
-from .junk import authentication_failure, classify
-from .notify import board_block, game_mail, happened_block, notify_others, prompt_block
-from .queries import replies_since
-from .reading import InboundMail, command_lines, parse_message
-from .routing import key_line, subject_key
-from .templates import wrap_paragraph
-from .views import GameView, game_view, situation
 
 __all__ = ["Outcome", "process_inbox", "store_message"]
 
@@ -198,7 +198,8 @@ def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: di
 
 def _capped(store: Store, config: MailConfig, address: str, now: str) -> bool:
     since = (datetime.fromisoformat(now) - timedelta(days=1)).isoformat(timespec="seconds")
-    return replies_since(store, address, since) >= config.limits.replies_per_address_per_day
+    sent = store.outbox_count(address, since, REPLY_PURPOSES)
+    return sent >= config.limits.replies_per_address_per_day
 
 
 def _short(text: str, width: int) -> str:

@@ -23,8 +23,8 @@ from email.mime.text import MIMEText
 from email.policy import compat32
 from email.utils import format_datetime, formataddr
 
-from ..store import Store
-from .config import MailConfig
+from ...store import Store
+from ..config import MailConfig
 from .templates import fill, to_html
 from .views import map_image
 
@@ -154,7 +154,7 @@ def queue_mail(store: Store, config: MailConfig, out: Outgoing, now: str) -> str
     """Build the mail and add it to the outbox (in the caller's transaction); its id."""
     mid = message_id(config, out.game_id, out.purpose)
     raw = build(config, out, mid, now)
-    store.outbox_add(mid, out.game_id, out.recipient, out.subject, raw, now)
+    store.outbox_add(mid, out.game_id, out.recipient, out.subject, raw, now, out.purpose)
     return mid
 
 

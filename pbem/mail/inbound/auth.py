@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import Store, UnknownGame, check_key
-from ..store.keys import KEY_LENGTH
-from .compose import game_of_own_id, reply_tag
-from .config import MailConfig
-from .queries import outbox_by_message_id
-from .reading import InboundMail
+from ...store import Store, UnknownGame, check_key
+from ...store.keys import KEY_LENGTH
+from ..config import MailConfig
+from ..outbound.compose import game_of_own_id, reply_tag
+from .mime import InboundMail
 from .routing import find_plus_address, referenced_ids, subject_tag
 
 
@@ -45,7 +44,7 @@ def find_game(store: Store, config: MailConfig, mail: InboundMail) -> tuple[int,
     if tagged is not None and _exists(store, tagged):
         return tagged, None
     for mid in referenced_ids(mail):
-        row = outbox_by_message_id(store, mid)
+        row = store.outbox_by_message_id(mid)
         game_id = row["game_id"] if row else game_of_own_id(config, mid)
         if game_id is not None and _exists(store, game_id):
             return int(game_id), None

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import service
-from ..notation import NotationError, ParseContext, parse_command, split_commands
-from ..service import CommandError
-from ..store import Store
+from ... import service
+from ...notation import NotationError, ParseContext, parse_command, split_commands
+from ...service import CommandError
+from ...store import Store
+from ..outbound.views import game_view
 from . import talk
 from .helptext import help_text
-from .views import game_view
 
 SERVICE_TYPES = frozenset({"say", "help", "show", "history", "notify", "undo"})
 REFEREE_TYPES = frozenset({"as", "revert", "replace", "pause", "resume", "deadline", "kick"})

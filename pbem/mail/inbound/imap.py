@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import aioimaplib
 
-from .config import ImapConfig
+from ..config import ImapConfig
 
 log = logging.getLogger("pbem.mail.imap")
 T = TypeVar("T")

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.game import to_act
-from ..engine.state import GameState
-from ..render.recent import since_last_turn
-from ..store import Store
-from .commands import MailRun
+from ...engine.game import to_act
+from ...engine.state import GameState
+from ...render.recent import since_last_turn
+from ...store import Store
+from ..config import MailConfig
+from ..processing.commands import MailRun
 from .compose import Outgoing, queue_mail, reply_tag, subject_for
-from .config import MailConfig
 from .templates import wrap_paragraph
 from .views import GameView, game_view, round_key, round_name, situation, thread_key
 
@@ -173,7 +173,7 @@ def _talk(store: Store, config: MailConfig, game: dict[str, Any], players: list[
 
 def _undo_request(store: Store, config: MailConfig, game: dict[str, Any], state: GameState,
                   run: MailRun, now: str) -> None:
-    from .commands import history_text
+    from ..processing.commands import history_text
 
     out = Outgoing(
         recipient=game["referee"], template="referee-undo-request.txt",
