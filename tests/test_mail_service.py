@@ -71,7 +71,16 @@ class Table:
         self.uid += 1
         inbox_id, _ = store_message(self.store, "INBOX", 1, self.uid, msg.as_bytes(policy=SMTP),
                                     NOW)
-        return process_inbox(self.store, self.config, inbox_id, NOW)
+        outcome = process_inbox(self.store, self.config, inbox_id, NOW)
+        self.check_record(outcome)
+        return outcome
+
+    def check_record(self, outcome: Outcome) -> None:
+        """The game the mail's turn left (loaded once, never rebuilt) is the game its
+        record rebuilds, and the record audits."""
+        if outcome.state is not None:
+            assert service.load(self.store, self.game) == outcome.state
+        assert service.audit(self.store, self.game).problem is None
 
     def new_mail(self) -> list[Mail]:
         rows = self.store.conn.execute(
@@ -235,14 +244,13 @@ def test_dead_letter_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_game_over_mail(table: Table) -> None:
-    from pbem.mail.outbound.notify import game_over_mail
-    from pbem.mail.processing.commands import MailRun
+    from pbem.mail.outbound.notify import Activity, game_over_mail
 
     state = service.load(table.store, table.game)
     state.finished = True
     state.result = {"reason": "The bank is broken.", "scores": {"Ann": 4200, "Ben": 5100},
                     "winners": ["Ben"], "bankrupt": None}
-    run = MailRun(table.game, "Ann", 0, "<x@y>", NOW, happened=["Ann: pass"])
+    run = Activity(table.game, "Ann", happened=["Ann: pass"])
     out = game_over_mail(table.config, table.store.game(table.game), table.players["Cat"],
                          state, run)
     assert out.subject == f"[1830 #{table.game}] Game over: Ben wins"

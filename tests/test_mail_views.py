@@ -15,9 +15,8 @@ from test_mail_service import NOW, Mail, Table
 from pbem import service
 from pbem.mail.outbound import views
 from pbem.mail.outbound.compose import build, message_id
-from pbem.mail.outbound.notify import game_over_mail
+from pbem.mail.outbound.notify import Activity, game_over_mail
 from pbem.mail.outbound.welcome import queue_welcome
-from pbem.mail.processing.commands import MailRun
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -174,7 +173,7 @@ def test_game_over_mail_carries_the_map(table: Table) -> None:
     state.finished = True
     state.result = {"reason": "The bank is broken.", "scores": {"Ann": 4200, "Ben": 5100},
                     "winners": ["Ben"], "bankrupt": None}
-    run = MailRun(table.game, "Ann", 0, "<x@y>", NOW, happened=["Ann: pass"])
+    run = Activity(table.game, "Ann", happened=["Ann: pass"])
     out = game_over_mail(table.config, table.store.game(table.game), table.players["Cat"],
                          state, run)
     raw = build(table.config, out, message_id(table.config, table.game, "over"), NOW)

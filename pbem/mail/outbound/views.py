@@ -21,6 +21,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ...engine.game import to_act
 from ...engine.state import GameState
@@ -29,6 +30,7 @@ from ...render import svg_map, svg_to_png, tables_text
 from ...render.board_text import board_parts
 from ...render.prompt import context_lines, offer_lines, offers
 from ...render.tables import round_name
+from ...store import Store
 
 log = logging.getLogger("pbem.mail.outbound.views")
 
@@ -46,23 +48,52 @@ class GameView:
     waiting: list[str]
 
 
+class StateViews:
+    """The renderings of one game state, made once for all its recipients: the map and
+    the market do not depend on the viewer; the holdings and the prompt do."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    @cached_property
+    def waiting(self) -> list[str]:
+        return to_act(self.state)
+
+    @cached_property
+    def round(self) -> str:
+        return round_name(self.state)
+
+    @cached_property
+    def situation(self) -> str:
+        return situation(self.state, self.waiting)
+
+    @cached_property
+    def map_and_market(self) -> str:
+        drawing = _safely(lambda: _map_text(self.state), "the map")
+        market = _safely(lambda: _market(self.state), "the stock market")
+        return f"{market}\n\n{drawing}"
+
+    def view(self, viewer: str | None = None, recent: Sequence[str] = ()) -> GameView:
+        """The game as ``viewer`` may see it (None: the referee, nothing hidden).
+
+        ``recent``: lines of what happened since the viewer's last turn, shown under the
+        prompt as "Since your last turn:".
+        """
+        state = self.state
+        return GameView(
+            round=self.round,
+            board=_safely(lambda: tables_text(state, viewer), "the tables"),
+            market=self.map_and_market,
+            prompt=_safely(lambda: prompt_text(state, viewer, recent), "the commands")
+            if viewer else "",
+            waiting=list(self.waiting),
+        )
+
+
 def game_view(state: GameState, viewer: str | None = None,
               recent: Sequence[str] = ()) -> GameView:
-    """The game as ``viewer`` may see it (None: the referee, nothing hidden).
-
-    ``recent``: lines of what happened since the viewer's last turn, shown under the
-    prompt as "Since your last turn:".
-    """
-    drawing = _safely(lambda: _map_text(state), "the map")
-    market = _safely(lambda: _market(state), "the stock market")
-    return GameView(
-        round=round_name(state),
-        board=_safely(lambda: tables_text(state, viewer), "the tables"),
-        market=f"{market}\n\n{drawing}",
-        prompt=_safely(lambda: prompt_text(state, viewer, recent), "the commands")
-        if viewer else "",
-        waiting=to_act(state),
-    )
+    """The game as ``viewer`` may see it (see ``StateViews.view``)."""
+    return StateViews(state).view(viewer, recent)
 
 
 def _safely(render: Callable[[], str], what: str) -> str:
@@ -88,11 +119,12 @@ def _map_text(state: GameState) -> str:
     return text
 
 
-def situation(state: GameState) -> str:
+def situation(state: GameState, waiting: Sequence[str] | None = None) -> str:
     """Where the game stands, for a subject: ``SR 1: Alice to act``,
-    ``OR 2.1: B&O to move (Alice)``, ``Private auction: Bob to act``, ``Game over``."""
+    ``OR 2.1: B&O to move (Alice)``, ``Private auction: Bob to act``, ``Game over``.
+    ``waiting``: who must act, when the caller knows it already."""
     rnd = state.round
-    waiting = to_act(state)
+    waiting = to_act(state) if waiting is None else waiting
     who = " and ".join(waiting) if waiting else "nobody"
     if state.finished:
         return "Game over"
@@ -126,6 +158,17 @@ def thread_key(state: GameState) -> str:
     if rnd.get("kind") == "operating":
         return f"sr{rnd.get('sr')}"
     return "sr0"
+
+
+def history_text(store: Store, game_id: int, count: int) -> str:
+    """The last ``count`` events (reverted ones marked), for ``history N``."""
+    events = store.events(game_id)
+    kept = {e["seq"] for e in store.effective_events(game_id)}
+    lines = [f"The last {min(count, len(events))} of {len(events)} events:"]
+    for event in events[-max(count, 1):]:
+        mark = "" if event["seq"] in kept or event["kind"] == "revert" else " (undone)"
+        lines.append(f"[{event['seq']}] {event['actor'] or '-'}: {event['text']}{mark}")
+    return "\n".join(lines)
 
 
 # -- the prompt ----------------------------------------------------------------------------------

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from ... import service
+from ...engine.state import GameState
 from ...service import CommandError
 from ...store import Store, StoreBusy
 from ..config import MailConfig
@@ -27,8 +27,8 @@ from ..inbound.routing import key_line, subject_key
 from ..outbound.compose import REPLY_PURPOSES, Outgoing, queue_mail, subject_for
 from ..outbound.notify import board_block, game_mail, happened_block, notify_others, prompt_block
 from ..outbound.templates import wrap_paragraph
-from ..outbound.views import GameView, game_view, situation
-from .commands import MailRun, run_commands, split
+from ..outbound.views import GameView, StateViews
+from .turn import MailTurn
 
 __all__ = ["Outcome", "process_inbox", "store_message"]
 
@@ -38,6 +38,9 @@ class Outcome:
     status: str  # processed, ignored, dead
     note: str = ""
     game_id: int | None = None
+    #: the game after a processed mail, as the mail's turn left it (never rebuilt
+    #: again: tests compare it with a rebuild from the store)
+    state: GameState | None = field(default=None, compare=False, repr=False)
 
 
 def store_message(store: Store, mailbox: str | None, uidvalidity: int | None, uid: int | None,
@@ -103,8 +106,9 @@ def handle(store: Store, config: MailConfig, raw: bytes, now: str) -> Outcome:
         reason = f"game #{game_id} is {game['status']}; it takes no commands now"
         _reject(store, config, mail, game_id, sender, reason, now)
         return Outcome("ignored", f"rejected: {reason}", game_id)
-    _apply(store, config, mail, sender.player, lines, ignored, text.stop_description, now)
-    return Outcome("processed", "", game_id)
+    after = _apply(store, config, mail, sender.player, lines, ignored, text.stop_description,
+                   now)
+    return Outcome("processed", "", game_id, after)
 
 
 def _subject_key(mail: InboundMail) -> str | None:
@@ -115,36 +119,32 @@ def _subject_key(mail: InboundMail) -> str | None:
 
 
 def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str, Any],
-           lines: list[str], ignored: list[str], stop: str, now: str) -> None:
-    game_id = player["game_id"]
-    before = service.load(store, game_id)
-    source = mail.message_id or "mail"
-    run = MailRun(game_id, player["name"], player["seat"], source, now)
-    commands = split(store, game_id, "\n".join(lines))
+           lines: list[str], ignored: list[str], stop: str, now: str) -> GameState:
+    """Carry out the mail's commands on the game, loaded once (MailTurn), then queue the
+    reply and the notifications, rendered from the game before and after; the game
+    after."""
+    turn = MailTurn.start(store, player["game_id"], player["name"], player["seat"],
+                          mail.message_id or "mail", now)
+    commands = turn.split("\n".join(lines))
     refused: CommandError | None = None
     if commands:
         try:
             with store.transaction():  # a savepoint: a refusal undoes the whole mail
-                run_commands(store, commands, run)
+                turn.run(commands)
         except CommandError as exc:
             refused = exc
-            run = _keep_answers(run)
-    after = service.load(store, game_id)
-    values = _result_values(mail, run, refused, commands, ignored, stop)
-    view = game_view(after, player["name"])
+            turn.rollback()
+    after = turn.state
+    views = StateViews(after)  # rendered once for the reply and every notification
+    values = _result_values(mail, turn, refused, commands, ignored, stop)
+    view = views.view(player["name"])
     values["prompt_section"] = _prompt_section(view, player["name"])
-    if run.changed or player["name"] in view.waiting or refused:
+    if turn.changed or player["name"] in view.waiting or refused:
         values["board_section"] = board_block(view)
-    _queue_reply(store, config, mail, player, after, values, refused is None and bool(commands),
+    _queue_reply(store, config, mail, player, views, values, refused is None and bool(commands),
                  now)
-    notify_others(store, config, before, after, run, now)
-
-
-def _keep_answers(run: MailRun) -> MailRun:
-    """After a refusal nothing was applied: keep only the answers (help, show, ...)."""
-    kept = MailRun(run.game_id, run.player, run.seat, run.source, run.now)
-    kept.answers = run.answers
-    return kept
+    notify_others(store, config, turn.before, after, turn.activity(), now, views)
+    return after
 
 
 def _prompt_section(view: GameView, name: str) -> str:
@@ -153,7 +153,7 @@ def _prompt_section(view: GameView, name: str) -> str:
     return "It is your turn.\n" + prompt_block(view)
 
 
-def _result_values(mail: InboundMail, run: MailRun, refused: CommandError | None,
+def _result_values(mail: InboundMail, run: MailTurn, refused: CommandError | None,
                    commands: list[str], ignored: list[str], stop: str) -> dict[str, object]:
     values: dict[str, object] = {"their_subject": _short(mail.subject or "(no subject)", 50)}
     if not commands:
@@ -184,13 +184,13 @@ def _not_done(refused: CommandError, commands: list[str]) -> str:
 
 
 def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str, Any],
-                 after: Any, values: dict[str, object], done: bool, now: str) -> None:
+                 views: StateViews, values: dict[str, object], done: bool, now: str) -> None:
     if _capped(store, config, player["email"], now):
         return
     game = store.game(player["game_id"])
     head = "Done" if done else "Not done" if "not_done_section" in values else "Answer"
-    out = game_mail(config, game, player, after, "player-result.txt", "re", values,
-                    subject_for(game["title"], game["id"], f"{head} - {situation(after)}"))
+    out = game_mail(config, game, player, views, "player-result.txt", "re", values,
+                    subject_for(game["title"], game["id"], f"{head} - {views.situation}"))
     if mail.message_id:
         out.in_reply_to = mail.message_id
     queue_mail(store, config, out, now)

@@ -1,4 +1,4 @@
-"""Table talk (``say``) kept in the game's history.
+"""Table talk (``say``): kept in the game's history and mailed to the other players.
 
 A ``say`` is stored as an event without facts, so rebuilding and auditing the
 game pass over it. The store has no event kind for talk yet; until it has one
@@ -8,9 +8,14 @@ recognised by its command ``{"type": "say"}``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...store import Store
+from ..outbound.notify import Talk
+from .units import Action, MailCommand
+
+if TYPE_CHECKING:
+    from .turn import MailTurn
 
 TALK_KIND = "setup"
 
@@ -27,3 +32,17 @@ def record(store: Store, game_id: int, player: str, text: str, *, source: str, n
 def is_talk(event: dict[str, Any]) -> bool:
     command = event.get("command")
     return isinstance(command, dict) and command.get("type") == "say"
+
+
+def say(turn: MailTurn, command: str, action: Action, actor: str) -> None:
+    text = action["text"]
+    seq = record(turn.store, turn.game_id, actor, text, source=turn.source, now=turn.now)
+    turn.results.append(f"[{seq}] say {text}")
+    turn.talk.append(Talk(actor, text))
+
+
+UNITS = [
+    MailCommand("say", "Any time", "say <text>",
+                "table talk, mailed to all players and kept in the history; the rest of the "
+                "line is passed on as written, ';' included.", ("say",), say),
+]
