@@ -69,6 +69,47 @@ def test_p10_private_auction_sample_five_players() -> None:
     assert t.state.corps["SLSF"].certs[0] == player_holder("P5")
 
 
+def three_bidders_on_mkt(**options: str) -> Table:
+    """P2 $165, P3 $170 and P4 $175 bid on MKT; P1 buys the privates before it."""
+    t = table(**options)
+    t.act("P1", "buy_private")  # GRSC
+    t.act("P2", "bid", private="MKT", amount=165)
+    t.act("P3", "bid", private="MKT", amount=170)
+    t.act("P4", "bid", private="MKT", amount=175)
+    for _ in range(4):  # MRBC, SCC, GSC, SLSF bought one by one: the auction starts
+        t.act(t.state.round["current"], "buy_private")
+        if t.state.round["pending_par"]:
+            t.act(t.state.round["pending_par"]["player"], "par", corp="SLSF", price=100)
+    return t
+
+
+def test_p10_bidders_auction_left_of_the_highest_and_a_pass_is_not_final() -> None:
+    """Purchasing Private Companies, p.10: "an auction is held starting with the bidding
+    player to the left of the player with the highest bid ... The company for auction
+    goes to the player with the highest bid after all other participating players have
+    passed": a player who passed bids again while the others have not all passed."""
+    t = three_bidders_on_mkt()
+    assert t.state.round["auction"]["current"] == "P2"  # left of P4
+    t.act("P2", "pass")
+    t.act("P3", "bid", amount=180)
+    t.act("P4", "pass")
+    assert t.state.round["auction"]["current"] == "P2"  # P2 may come back
+    t.act("P2", "bid", amount=185)
+    assert t.state.round["auction"]["leader"] == "P2"
+
+
+def test_p10_option_auction_order_lowest_bid_as_on_18xx_games() -> None:
+    """Option auction_order=lowest-bid (18xx.games' WaterfallAuction): the lowest bidder
+    always bids next and a pass leaves the auction (found by differential testing)."""
+    t = three_bidders_on_mkt(auction_order="lowest-bid")
+    assert t.state.round["auction"]["current"] == "P2"  # the lowest bid
+    t.act("P2", "pass")
+    t.act("P3", "bid", amount=180)
+    assert t.state.round["auction"]["current"] == "P4"  # P2 has left the auction
+    t.act("P4", "pass")
+    assert "MKT" in t.privates("P3") and t.state.round["kind"] == "stock"
+
+
 def test_p10_all_pass_pays_private_revenue_then_grsc_drops() -> None:
     t = table()
     t.act("P1", "bid", private="MRBC", amount=45)
