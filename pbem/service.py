@@ -136,6 +136,7 @@ def parse_context(state: GameState) -> ParseContext:
         round_kind=kind if kind in ("auction", "stock", "operating") else "stock",
         in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par")),
         train_names=[t.name for t in rules.trains],
+        title=state.title,
     )
 
 

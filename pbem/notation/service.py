@@ -132,8 +132,8 @@ def deadline(args: Args, ctx: ParseContext) -> Action:
 
 
 def kick(args: Args, ctx: ParseContext) -> Action:
-    """kick Alice."""
-    words = plain(args.words)
+    """kick Alice (the name as it is: a player may be called A)."""
+    words = [w for w in args.words if w != ","]
     player, size = player_prefix(words, ctx)
     if size != len(words):
         raise extra_word(words[size], "kick Alice")

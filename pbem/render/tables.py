@@ -40,7 +40,7 @@ def round_name(state: GameState) -> str:
     if kind == "stock":
         return f"stock round {rnd['number']}"
     if kind == "operating":
-        return f"operating round {rnd['sr']}.{rnd['index']} (of {rnd['of']})"
+        return f"operating round {rnd['sr']}.{rnd['index']} of {rnd['of']}"
     return str(kind)
 
 
@@ -134,6 +134,8 @@ def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
     head += ["Own"] * redeemed + ["Trains", "Tokens", "Done"]
     rows = [head]
     operating = state.round.get("kind") == "operating"
+    # this round's: the corporation's own "operated" flag says it has ever operated
+    done = set(state.round.get("operated", [])) if operating else set()
     for sym in corps:
         c = state.corps[sym]
         if is_closed(state, sym):
@@ -150,7 +152,7 @@ def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
         ]
         row += [f"{treasury_shares(state, sym)}%"] * redeemed
         row += [" ".join(c.trains) or "-", f"{left}/{total}",
-                ("yes" if c.operated else "no") if operating and c.floated else "-"]
+                ("yes" if sym in done else "no") if operating and c.floated else "-"]
         rows.append(row)
     return rows
 

@@ -95,6 +95,16 @@ class GamesMixin(StoreBase):
         """The players of a game, by seat."""
         return self._rows("SELECT * FROM players WHERE game_id = ? ORDER BY seat", [game_id])
 
+    def players_by_email(self, email: str) -> list[dict[str, Any]]:
+        """Every seat whose address of record is ``email`` (any case), in any game, with
+        its game's title and status, newest game first."""
+        return self._rows(
+            """SELECT players.*, games.title AS title, games.status AS status
+               FROM players JOIN games ON games.id = players.game_id
+               WHERE lower(trim(players.email)) = ? ORDER BY players.game_id DESC""",
+            [email.strip().lower()],
+        )
+
     def player(self, game_id: int, seat: int) -> dict[str, Any]:
         row = self._row("SELECT * FROM players WHERE game_id = ? AND seat = ?", [game_id, seat])
         if row is None:

@@ -13,7 +13,7 @@ from ...render.recent import since_last_turn
 from ...store import Store
 from ..config import MailConfig
 from .compose import Outgoing, queue_mail, reply_tag, subject_for
-from .templates import wrap_paragraph
+from .templates import shorten, wrap_paragraph
 from .views import (
     GameView,
     StateViews,
@@ -190,9 +190,8 @@ def game_over_mail(config: MailConfig, game: dict[str, Any], player: dict[str, A
 
 def _talk(store: Store, config: MailConfig, game: dict[str, Any], players: list[dict[str, Any]],
           views: StateViews, run: Activity, now: str) -> None:
-    first = run.talk[0].text
-    short = first if len(first) <= 40 else first[:37] + "..."
-    subject = subject_for(game["title"], game["id"], f"{run.player} says: {short}")
+    subject = subject_for(game["title"], game["id"],
+                          f"{run.player} says: {shorten(run.talk[0].text, 40)}")
     text = "\n\n".join(wrap_paragraph(said.text, indent="    ") for said in run.talk)
     for player in players:
         if player["name"] == run.player:

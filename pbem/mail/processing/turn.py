@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ... import service
 from ...engine.state import GameState
 from ...notation import NotationError, ParseContext, parse_command, split_commands
+from ...notation.lexicon import canonical_verb
 from ...store import Store
 from ..outbound.notify import Activity, Talk
 from .catalog import CATALOG
@@ -56,6 +57,18 @@ class MailTurn:
     def split(self, text: str) -> list[str]:
         """The commands of the text, one per item (lines, and ';' within a line)."""
         return [command for _, command in split_commands(text, self.context)]
+
+    def greetings(self, commands: list[str]) -> tuple[list[str], list[str]]:
+        """(the lines before the first command that are plainly not commands, the rest).
+
+        ``Hi all!`` above ``bid CA 170`` is a greeting, not a refused command: a line
+        counts as one when it is not understood and its first word is no command,
+        not even misspelt (``biid CA 170`` is a command, refused with a hint)."""
+        ctx = self.context
+        for index, command in enumerate(commands):
+            if not _plainly_not_a_command(command, ctx):
+                return commands[:index], commands[index:]
+        return list(commands), []
 
     def run(self, commands: list[str]) -> None:
         """Carry out the commands in order: runs of game commands at once through
@@ -116,3 +129,12 @@ class MailTurn:
         """What the other players hear of this mail."""
         return Activity(self.game_id, self.player, list(self.happened), list(self.talk),
                         list(self.undo_requests), self.changed)
+
+
+def _plainly_not_a_command(line: str, ctx: ParseContext) -> bool:
+    try:
+        parse_command(line, ctx)
+    except NotationError:
+        first = line.split(maxsplit=1)[0].strip(".,:;!?") if line.split() else ""
+        return canonical_verb(first, fuzzy=True) is None and first.lower() not in ("as", "say")
+    return False
