@@ -72,6 +72,13 @@ _HANDLERS: dict[str, Handler] = {
     "resume": bare("resume", {"game"}),
     "deadline": service.deadline,
     "kick": service.kick,
+    "auto": service.auto,
+    "mail": service.mail,
+    "picture": service.picture,
+    "tz": service.tz,
+    "timezone": service.tz,
+    "settings": bare("settings", {"my", "all"}),
+    "key": service.key,
 }
 
 _SAY = re.compile(r"say(?:\s+|$)", re.IGNORECASE)
@@ -180,7 +187,7 @@ def _read(text: str, ctx: ParseContext, nested: bool = False) -> Action:
         raise Unclear("that is more than one line; write one command per line")
     say = _SAY.match(command)
     if say:
-        return service.say(command[say.end() :])
+        return service.say(command[say.end() :], ctx)
     verb_word, rest = _first_word(command)
     verb = verb_word.lower()
     if verb not in _HANDLERS:

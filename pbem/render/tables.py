@@ -44,6 +44,15 @@ def round_name(state: GameState) -> str:
     return str(kind)
 
 
+def round_key(state: GameState) -> str:
+    """Changes exactly when a new round starts: ``auction:None.0``, ``stock:3.0``,
+    ``operating:3.2``, ``over``."""
+    rnd = state.round
+    if state.finished:
+        return "over"
+    return f"{rnd.get('kind')}:{rnd.get('number', rnd.get('sr'))}.{rnd.get('index', 0)}"
+
+
 def headline(state: GameState) -> str:
     """"1830 - stock round 2 - phase 3: train limit 4, tiles yellow/green, 2 ORs"."""
     text = f"{state.title} - {round_name(state)} - "

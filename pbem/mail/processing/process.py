@@ -140,6 +140,8 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
             turn.rollback()
     after = turn.state
     views = StateViews(after)  # rendered once for the reply and every notification
+    player = store.player(player["game_id"], player["seat"])  # a new key, new settings
+    turn.results.extend(turn.notes.get(player["name"], []))
     values = _result_values(mail, turn, refused, commands, ignored, stop)
     view = views.view(player["name"])
     values["prompt_section"] = _prompt_section(view, player["name"])
@@ -147,8 +149,23 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
         values["board_section"] = board_block(view)
     _queue_reply(store, config, mail, player, views, values, refused is None and bool(commands),
                  now)
+    for name, key in turn.new_keys.items():
+        _queue_new_key(store, config, player["game_id"], name, key, views, now)
     notify_others(store, config, turn.before, after, turn.activity(), now, views)
     return after
+
+
+def _queue_new_key(store: Store, config: MailConfig, game_id: int, name: str, key: str,
+                   views: StateViews, now: str) -> None:
+    """The new key and reply address, to the address of record (``key new``)."""
+    game = store.game(game_id)
+    player = next(p for p in store.players(game_id) if p["name"] == name)
+    address = config.plus_address(game_id, reply_tag(game_id, player["seat"],
+                                                     player["key_hash"]))
+    queue_mail(store, config, game_mail(
+        config, game, player, views, "player-new-key.txt", "key",
+        {"key": key, "reply_address": address, "email": player["email"]},
+        subject_for(game["title"], game_id, "Your new key")), now)
 
 
 def _prompt_section(view: GameView, name: str) -> str:

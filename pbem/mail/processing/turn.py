@@ -42,6 +42,9 @@ class MailTurn:
     happened: list[str] = field(default_factory=list)  # for the others: the game's changes
     talk: list[Talk] = field(default_factory=list)
     undo_requests: list[str] = field(default_factory=list)
+    #: for a player, lines his next mail of this turn carries (a standing order dropped)
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    new_keys: dict[str, str] = field(default_factory=dict)  # key new: player -> the key
     changed: bool = False  # the game changed (the others hear of it)
 
     @classmethod
@@ -97,7 +100,8 @@ class MailTurn:
         return action if CATALOG.handles(action) is not None else None
 
     def play(self, batch: list[str], actor: str | None = None) -> None:
-        """Game commands, decided on the current state and recorded."""
+        """Game commands (and standing orders), decided on the current state and
+        recorded; then the standing orders that are due are carried out."""
         if not batch:
             return
         actor = actor or self.player
@@ -105,12 +109,21 @@ class MailTurn:
                              source=self.source, now=self.now, state=self.state)
         assert result.state is not None
         self.state = result.state
-        self.changed = True
+        self.answers.extend(result.answers)
         for applied in result.applied:
-            self.results.append(f"[{applied.seq}] {applied.text}")
+            if applied.kind != "command":  # a standing order set, cancelled or dropped
+                if applied.actor == actor and not applied.auto:
+                    self.results.append(f"[{applied.seq}] {applied.text}")
+                    self.results.extend(f"      {line}" for line in applied.log)
+                continue
+            self.changed = True
+            who = "" if applied.actor == actor and not applied.auto else f"{applied.actor}: "
+            self.results.append(f"[{applied.seq}] {who}{applied.text}")
             self.results.extend(f"      {line}" for line in applied.log)
-            self.happened.append(f"{actor}: {applied.text}")
+            self.happened.append(f"{applied.actor}: {applied.text}")
             self.happened.extend(f"      {line}" for line in applied.log)
+        for drop in result.drops:
+            self.notes.setdefault(drop.order.player, []).append(drop.note)
 
     def reload(self) -> None:
         """Rebuild the state from the store (after an undo took the game back)."""
@@ -128,7 +141,9 @@ class MailTurn:
     def activity(self) -> Activity:
         """What the other players hear of this mail."""
         return Activity(self.game_id, self.player, list(self.happened), list(self.talk),
-                        list(self.undo_requests), self.changed)
+                        list(self.undo_requests), self.changed,
+                        {name: list(lines) for name, lines in self.notes.items()
+                         if name != self.player})
 
 
 def _plainly_not_a_command(line: str, ctx: ParseContext) -> bool:
