@@ -10,7 +10,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from test_mail_service import NOW, Mail, Table
+from mailtable import NOW, Mail, Table
 
 from pbem import service
 from pbem.mail.outbound import views
@@ -117,7 +117,7 @@ def test_short_replies_have_no_picture(table: Table) -> None:
     table.send("Ann", "buy SV", sender="ann@elsewhere.test")  # no key: a short rejection
     table.send("Cat", "say hello")  # talk, and an answer out of turn
     mails = table.new_mail()
-    [rejected] = table.to("Ann", [m for m in mails if "not accepted" in m.subject])
+    [rejected] = table.to("Ann", [m for m in mails if "has leaked" in m.subject])
     talk = [m for m in mails if "Cat says" in m.subject]
     assert talk
     for mail in [rejected, *talk]:

@@ -207,6 +207,9 @@ def test_create_game_and_players(store: Store) -> None:
         "email": "alice@example.org",
         "key_hash": "ha",
         "notify": "every",
+        "mail": "full",
+        "picture": "on",
+        "tz": "UTC",
     }
     assert store.players(game_id + 1) == []
 
@@ -256,6 +259,15 @@ def test_player_and_game_updates(store: Store, game: int) -> None:
     assert (bob["notify"], bob["key_hash"]) == ("round", "h2b")
     with pytest.raises(StoreError, match="every, round, turn"):
         store.set_notify(game, 1, "never")
+    store.set_player_setting(game, 1, "mail", "compact")
+    store.set_player_setting(game, 1, "tz", "Europe/Berlin")
+    assert (store.players(game)[0]["mail"], store.players(game)[0]["tz"]) == \
+        ("compact", "Europe/Berlin")
+    with pytest.raises(StoreError, match="full, compact"):
+        store.set_player_setting(game, 1, "mail", "tiny")
+    with pytest.raises(StoreError, match="no setting 'colour'"):
+        store.set_player_setting(game, 1, "colour", "red")
+    assert [p["name"] for p in store.players_by_email(" ALICE@new.example.org")] == ["Alice"]
     for status in ("paused", "active", "finished"):
         store.set_status(game, status)
         assert store.game(game)["status"] == status

@@ -124,9 +124,21 @@ def m0002_outbox_purpose(db: Database) -> None:
     db.execute("CREATE INDEX outbox_recipient_purpose ON outbox (recipient, purpose, created)")
 
 
+def m0003_player_settings(db: Database) -> None:
+    """Each player's mail settings besides ``notify``: ``mail`` (full or compact),
+    ``picture`` (on or off: the map as an image in full mails), ``tz`` (IANA name)."""
+    _run(db, [
+        "ALTER TABLE players ADD COLUMN mail TEXT NOT NULL DEFAULT 'full'",
+        "ALTER TABLE players ADD COLUMN picture TEXT NOT NULL DEFAULT 'on'",
+        "ALTER TABLE players ADD COLUMN tz TEXT NOT NULL DEFAULT 'UTC'",
+        "CREATE INDEX events_game_kind ON events (game_id, kind)",
+    ])
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
+    ("0003_player_settings", m0003_player_settings),
 ]
 
 

@@ -24,6 +24,8 @@ class Sender:
     player: dict[str, Any] | None  # the authenticated player, or None
     reason: str = ""  # why not, for the rejection reply
     notify: dict[str, Any] | None = None  # whose address of record hears of a rejection
+    #: the player's key came from another address: the reply address has leaked
+    leaked: bool = False
 
 
 def _exists(store: Store, game_id: int) -> bool:
@@ -51,6 +53,17 @@ def find_game(store: Store, config: MailConfig, mail: InboundMail) -> tuple[int,
     return None
 
 
+def game_by_key(store: Store, mail: InboundMail, key: str | None) -> int | None:
+    """The game of a mail that names none (no reply address, tag or reference of ours)
+    but comes from a player's address of record with his key on a ``key`` line."""
+    if not key or not mail.from_addr:
+        return None
+    for player in store.players_by_email(mail.from_addr):
+        if player["status"] == "active" and key_matches(player["game_id"], player, key):
+            return int(player["game_id"])
+    return None
+
+
 def key_matches(game_id: int, player: dict[str, Any], key: str) -> bool:
     if key == reply_tag(game_id, player["seat"], player["key_hash"]):
         return True
@@ -73,5 +86,5 @@ def authenticate(store: Store, mail: InboundMail, game_id: int,
         if any(key_matches(game_id, player, key) for key in given):
             return Sender(None, f"it came from {mail.from_addr or 'an unknown address'}, which "
                           f"is not your address of record, although it carries your key",
-                          notify=player)
+                          notify=player, leaked=True)
     return Sender(None, f"{mail.from_addr or 'the sender'} is not a player of game #{game_id}")

@@ -74,6 +74,20 @@ def wrap(line: str, width: int = TEXT_WIDTH) -> list[str]:
     return wrapped or [line[:width]]
 
 
+def shorten(text: str, width: int, mark: str = "...") -> str:
+    """``text`` cut to at most ``width`` characters at the end of a word, with ``mark``
+    (a single word longer than that is cut where it must)."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[: width - len(mark) + 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    else:
+        cut = cut[:-1]
+    return cut.rstrip(" ,;:-") + mark
+
+
 def wrap_paragraph(text: str, width: int = TEXT_WIDTH, indent: str = "") -> str:
     """Every line of ``text`` wrapped to ``width``, prefixed by ``indent``."""
     lines: list[str] = []

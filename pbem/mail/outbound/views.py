@@ -29,6 +29,7 @@ from ...render import market_text as render_market
 from ...render import svg_map, svg_to_png, tables_text
 from ...render.board_text import board_parts
 from ...render.prompt import context_lines, offer_lines, offers
+from ...render.recent import is_service_event, visible_to
 from ...render.tables import round_name
 from ...store import Store
 
@@ -142,14 +143,6 @@ def situation(state: GameState, waiting: Sequence[str] | None = None) -> str:
     return f"{round_name(state)}: {who} to act"
 
 
-def round_key(state: GameState) -> str:
-    """Changes exactly when a new round starts (digests are sent then)."""
-    rnd = state.round
-    if state.finished:
-        return "over"
-    return f"{rnd.get('kind')}:{rnd.get('number', rnd.get('sr'))}.{rnd.get('index', 0)}"
-
-
 def thread_key(state: GameState) -> str:
     """One mail thread per stock round and the operating rounds after it."""
     rnd = state.round
@@ -160,13 +153,16 @@ def thread_key(state: GameState) -> str:
     return "sr0"
 
 
-def history_text(store: Store, game_id: int, count: int) -> str:
-    """The last ``count`` events (reverted ones marked), for ``history N``."""
-    events = store.events(game_id)
+def history_text(store: Store, game_id: int, count: int, viewer: str | None = None) -> str:
+    """The last ``count`` events ``viewer`` may see (None: the referee, all), commands
+    taken back marked "(undone)" (talk, orders and settings are never taken back)."""
+    events = [e for e in store.events(game_id) if visible_to(e, viewer)]
     kept = {e["seq"] for e in store.effective_events(game_id)}
     lines = [f"The last {min(count, len(events))} of {len(events)} events:"]
     for event in events[-max(count, 1):]:
-        mark = "" if event["seq"] in kept or event["kind"] == "revert" else " (undone)"
+        undone = (event["seq"] not in kept and event["kind"] != "revert"
+                  and not is_service_event(event))
+        mark = " (undone)" if undone else ""
         lines.append(f"[{event['seq']}] {event['actor'] or '-'}: {event['text']}{mark}")
     return "\n".join(lines)
 

@@ -25,7 +25,8 @@ def show(turn: MailTurn, command: str, action: Action, actor: str) -> None:
 
 
 def history(turn: MailTurn, command: str, action: Action, actor: str) -> None:
-    turn.answers.append(history_text(turn.store, turn.game_id, int(action.get("count", 20))))
+    turn.answers.append(history_text(turn.store, turn.game_id, int(action.get("count", 20)),
+                                     actor))
 
 
 UNITS = [
