@@ -295,6 +295,24 @@ def test_p12_sell_then_buy_then_sell_is_not_allowed() -> None:
     assert t.state.round["current"] == "P4"
 
 
+def test_p12_a_companys_shares_are_sold_in_one_sale_per_turn() -> None:
+    """Selling Shares, p.12: "If shares from more than one company are sold, the player
+    must indicate the order of the companies involved in the sale": one sale per company
+    (18xx.games: MUST_SELL_IN_BLOCKS; a second sale of one share could otherwise keep a
+    token on the ledge, which needs "two full shares" sold, p.8)."""
+    t = stock_round()
+    second_stock_round(t)
+    start(t, "IC", "P4", 100, 0, 6)
+    start(t, "MP", "P4", 100, 0, 6)
+    for i in (1, 2):
+        give(t, "IC", i, player_holder("P3"))
+    give(t, "MP", 1, player_holder("P3"))
+    t.act("P3", "sell", sales=[{"corp": "IC", "count": 1}])
+    assert "sold IC shares this turn already" in t.refused(
+        "P3", "sell", sales=[{"corp": "IC", "count": 1}])
+    t.act("P3", "sell", sales=[{"corp": "MP", "count": 1}])  # another company may follow
+
+
 def test_p12_buy_then_sell_is_allowed() -> None:
     t = stock_round()
     second_stock_round(t)
