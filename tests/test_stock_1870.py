@@ -393,6 +393,38 @@ def test_p13_declined_protection_leaves_the_price_dropped() -> None:
     assert t.state.round["current"] == "Dewey"  # left of the seller
 
 
+def sale_into_the_closing_section() -> Table:
+    """P3 sells his one IC share at $10, one box above the closing section; P4 is IC's
+    president with $100."""
+    t = stock_round()
+    second_stock_round(t)
+    start(t, "IC", "P4", 68, 7, 0)  # $10
+    give(t, "IC", 1, player_holder("P3"))
+    put(t, {"f": "round_set", "values": {"current": "P3"}})
+    t.act("P3", "sell", sales=[{"corp": "IC", "count": 1}])
+    return t
+
+
+def test_p13_a_sale_into_the_closing_section_may_be_protected() -> None:
+    """p.13: "If a company president chooses not to protect the company's share price,
+    that company's share value token is moved according to the normal share value token
+    movement rules": the token enters the closing section (and the company closes, p.7)
+    only then; the president may protect and keep it open (found by differential
+    testing: pbem closed it at the sale, the site when protection was declined)."""
+    t = sale_into_the_closing_section()
+    assert not t.state.corps["IC"].closed
+    t.act("P3", "pass")
+    t.act("P4", "protect", corp="IC")
+    assert not t.state.corps["IC"].closed and t.state.price("IC") == 10
+
+
+def test_p13_a_declined_sale_into_the_closing_section_closes_the_company() -> None:
+    t = sale_into_the_closing_section()
+    t.act("P3", "pass")
+    t.act("P4", "decline")
+    assert t.state.corps["IC"].closed
+
+
 def test_p13_president_who_sold_this_round_may_not_protect() -> None:
     t = shirley_and_dewey()
     put(t, {"f": "round_set", "values": {"sold": {"Dewey": ["MP"]}}})

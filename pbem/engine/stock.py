@@ -268,9 +268,9 @@ def sell_block(ctx: Ctx, corp: str, count: int) -> None:
     require(problem is None, problem or "", "1830 5.1")
     protected = protection.protection_applies(state)
     before = protection.snapshot(state, corp) if protected else None
-    sell_to_pool(ctx, actor, corp, count)
+    sell_to_pool(ctx, actor, corp, count, protected=before is not None)
     protection.forget_over_limit(ctx, actor, corp)
-    if before is not None and not state.corps[corp].closed:
+    if before is not None:
         protection.queue_sale(ctx, actor, corp, count, before)
     sold = dict(state.round["sold"])
     sold[actor] = sorted(set(sold.get(actor, [])) | {corp})
