@@ -384,6 +384,22 @@ def test_p15_shirley_and_dewey_price_protection() -> None:
     assert st.round["current"] == "Ima"
 
 
+def test_p13_the_priority_card_follows_the_last_protecting_president() -> None:
+    """p.13: "Play in the stock round then resumes with the player to the left of the
+    last president to purchase shares"; the priority card keeps track of whose turn it
+    is (p.10), so when everybody then passes it goes left of him, not left of the seller
+    (found by differential testing: the site's last_to_act is the protector)."""
+    t = shirley_and_dewey()
+    st = t.state
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])
+    t.act("Shirley", "pass")
+    t.act("Dewey", "protect", corp="MP")
+    assert st.round["last_actor"] == "Dewey"
+    while st.round["kind"] == "stock":
+        t.act(st.round["current"], "pass")
+    assert st.priority == st.left_of("Dewey")
+
+
 def test_p13_declined_protection_leaves_the_price_dropped() -> None:
     t = shirley_and_dewey()
     t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])

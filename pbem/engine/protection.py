@@ -153,6 +153,8 @@ def protect(ctx: Ctx) -> None:
         ctx.emit("over_limit", player=president, corps=corps)
         ctx.log(f"{president} may hold {pct}% of {corp} while keeping all of them.")
     ctx.round_set(protection=None, protection_last=president)
+    if state.round.get("kind") == "stock":  # the priority card follows play (p.10, p.13)
+        ctx.round_set(last_actor=president)
 
 
 def decline(ctx: Ctx) -> None:
