@@ -600,6 +600,22 @@ def test_p18_reissue_par_option_nearest_up() -> None:
     assert new_par(t.state, "IC") == 250
 
 
+def test_p18_reissue_par_nearest_up_may_be_200_for_a_value_above_266() -> None:
+    """D4, 18xx.games: the top-row price nearest 75% of the value, among all of them: at
+    $275 (75%: $206) the nearest is $200, not the next price above $200 (found by
+    differential testing)."""
+    t = company_with_pool_share()
+    t.state.options["reissue_par"] = "nearest-up"
+    from pbem.engine.redemption import new_par
+
+    at(t, "IC", 0, 15)  # $275
+    assert new_par(t.state, "IC") == 200
+    at(t, "IC", 0, 16)  # $300: 225 exactly
+    assert new_par(t.state, "IC") == 225
+    t.state.options["reissue_max"] = "200"
+    assert new_par(t.state, "IC") == 200
+
+
 def test_p18_reissue_refused_with_shares_in_the_initial_offering() -> None:
     t = company_with_pool_share()
     st = t.state
