@@ -14,17 +14,18 @@ from datetime import datetime
 from typing import Any
 
 from .. import service
-from ..engine import ortrack
+from ..engine import orrun, ortrack
 from ..engine.board import tile_at
+from ..engine.errors import RulesError
 from ..engine.facts import Fact
-from ..engine.game import apply_facts
+from ..engine.game import apply_facts, decide
 from ..engine.operating import train_moves
 from ..engine.routes import check_run
 from ..engine.state import GameState
 from ..store import Store, open_store
 from .options import site_rules
 from .sitecerts import SiteCerts
-from .siteflow import site_passes_for
+from .siteflow import site_company_step_open, site_passes_for, site_track_open
 from .sitenames import SiteNames
 
 SiteAction = dict[str, Any]
@@ -192,6 +193,8 @@ class Exporter:
         rnd = self.state.round
         if rnd.get("kind") == "operating":
             corp = rnd["current"]
+            if any(f["f"] == "corp_closed" and f["corp"] == corp for f in facts):
+                return  # 1870: it closed at its dividend step; the site goes on by itself
             for _ in range(self.steps_left(corp)):
                 self.corp("pass", corp)
             return
@@ -222,6 +225,25 @@ class Exporter:
                         percent=self.state.rules.ordinary_percent)
             self.transfer(corp, [share], holder, self.state.rules.ordinary_percent,
                           facts if i == len(bought) - 1 else [])
+        if self.site_offers_more(actor, action, facts):
+            self.player("pass", actor)
+
+    def site_offers_more(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> bool:
+        """pbem ended the turn with a purchase in a zone where several shares may be
+        bought at once, and one more was possible: the site, which sells them one by
+        one, waits for the player's pass."""
+        after = self.state.clone()
+        apply_facts(after, facts)
+        rnd = after.round
+        if rnd.get("kind") == "stock" and rnd.get("current") == actor and \
+                not rnd.get("protection"):
+            return False  # the turn goes on: the player passes himself
+        more = {**action, "count": int(action.get("count") or 1) + 1}
+        try:
+            decide(self.state, actor, more)
+        except RulesError:
+            return False
+        return True
 
     def on_sell(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
         holder = f"p:{actor}"
@@ -284,13 +306,13 @@ class Exporter:
                 or rnd.get("connection") or rnd.get("protection"):
             return
         corp, turn = rnd["current"], rnd["turn"]
-        later = {"run", "payout", "withhold", "buy_train", "pass", "sell",
+        later = {"run", "payout", "withhold", "half", "buy_train", "pass", "sell",
                  "bankrupt"}
-        if kind == "token" and turn["step"] == "track" and not turn["laid"] \
+        if kind == "token" and turn["step"] == "track" and site_track_open(self.state, corp) \
                 and not turn.get("retoken"):
             self.corp("pass", corp)
         if kind in later and turn["step"] in ("track", "token"):
-            if not turn["laid"] and turn["step"] == "track":
+            if turn["step"] == "track" and site_track_open(self.state, corp):
                 self.corp("pass", corp)
             if not turn["token"] and ortrack.token_options(self.state, corp):
                 self.corp("pass", corp)
@@ -298,16 +320,9 @@ class Exporter:
     def steps_left(self, corp: str) -> int:
         """The site's steps still open at the end of the turn, each ended by a pass: the
         train step while a train could be bought, the company step while a private
-        company could be (phases 3 and 4)."""
-        state = self.state
+        company could be."""
         left = 1 if self.train_step_open(corp) else 0
-        if state.phase and state.rules.phase(state.phase).corporations_buy_privates:
-            cash = state.corps[corp].cash
-            if any(p.owner.startswith("p:") and not p.closed and cash >= p.price // 2
-                   and not state.rules.private(s).extra.get("no_sale_to_corporation")
-                   for s, p in state.privates.items()):
-                left += 1
-        return left
+        return left + (1 if site_company_step_open(self.state, corp) else 0)
 
     def train_step_open(self, corp: str) -> bool:
         """The site's train step offers a purchase (from the bank, the pool, or another
@@ -383,12 +398,24 @@ class Exporter:
         else:
             after = self.state.clone()
             apply_facts(after, facts)
-            run = after.round["turn"].get("run") or {}
+            run = (after.round.get("turn") or {}).get("run") or {} \
+                if after.round.get("current") == corp else \
+                next((f["values"]["turn"]["run"] for f in facts if f["f"] == "round_set"
+                      and (f["values"].get("turn") or {}).get("run") is not None), {})
         if not run.get("routes"):
+            if self.route_step_open(corp):  # ran nothing where it could run
+                self.corp("run_routes", corp, routes=[], extra_revenue=0, subsidy=0)
             return  # the site skips the step when there is no route
         used: set[str] = set()  # each train runs once: two 2-trains are 2-0 and 2-1
         routes = [self.route(corp, r, used) for r in run["routes"]]
         self.corp("run_routes", corp, routes=routes, extra_revenue=0, subsidy=0)
+
+    def route_step_open(self, corp: str) -> bool:
+        """The site waits for ``corp``'s run: it has trains and a route for them."""
+        if not self.state.corps[corp].trains:
+            return False
+        top = orrun.best(self.state, corp)
+        return top is not None and top.total > 0
 
     def route(self, corp: str, summary: dict[str, Any], used: set[str]) -> dict[str, Any]:
         """One route in the site's form: the train's id, the track between the stops."""
@@ -438,8 +465,12 @@ class Exporter:
         self.add("assign", "SCC", "company", target=action["hex"], target_type="hex")
 
     def on_port(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+        """The site's first assign of the GSC places the open port, the second closes it:
+        the closed port placed at once is both."""
         marker = next(f["marker"] for f in facts if f["f"] == "marker")
-        self.add("assign", "GSC", "company", target=marker["hex"], target_type="hex")
+        times = 2 if not marker["open"] and "port" not in self.state.board.markers else 1
+        for _ in range(times):
+            self.add("assign", "GSC", "company", target=marker["hex"], target_type="hex")
 
     # -- the referee --------------------------------------------------------------------------
     def on_end_game(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
@@ -455,8 +486,11 @@ class Exporter:
         handler(action["player"], inner, facts)
 
     def on_buy_train(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
-        if any(f["f"] == "train" for f in facts):  # else it waits for the seller's accept
-            self.trains_bought(self.state.round["current"], action.get("trade"), facts)
+        corp = self.state.round["current"]
+        if any(f["f"] == "train" and f["dest"] == f"c:{corp}" for f in facts):
+            self.trains_bought(corp, action.get("trade"), facts)
+        # else it waits for the seller's accept, or the company closed before (1870: its
+        # withhold of nothing took its token into the closing section)
 
     def trains_bought(self, corp: str, trade: str | None, facts: list[Fact]) -> None:
         """The purchase among the facts (the first train arriving at ``corp``), with the
