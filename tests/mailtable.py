@@ -1,5 +1,6 @@
-"""A game played by mail without servers, for the mail tests: messages stored in the
-inbox and processed as the service does, the outbox read back as the players' mails."""
+"""A game and its store for the mail tests without servers: mail a player's commands in,
+read the outbox (tests/test_mail_service.py, test_mail_views.py, test_mail_recent.py,
+test_mail_orders.py)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from typing import Any
 from conftest import fast_key_hashes
 
 from pbem import service
-from pbem.mail.compose import reply_tag
 from pbem.mail.config import Limits, MailConfig
-from pbem.mail.process import Outcome, process_inbox, store_message
+from pbem.mail.outbound.compose import reply_tag
+from pbem.mail.processing.process import Outcome, process_inbox, store_message
 from pbem.store import Store, open_store
 
 NOW = "2024-05-01T10:00:00.000+00:00"
@@ -68,7 +69,16 @@ class Table:
         self.uid += 1
         inbox_id, _ = store_message(self.store, "INBOX", 1, self.uid, msg.as_bytes(policy=SMTP),
                                     NOW)
-        return process_inbox(self.store, self.config, inbox_id, NOW)
+        outcome = process_inbox(self.store, self.config, inbox_id, NOW)
+        self.check_record(outcome)
+        return outcome
+
+    def check_record(self, outcome: Outcome) -> None:
+        """The game the mail's turn left (loaded once, never rebuilt) is the game its
+        record rebuilds, and the record audits."""
+        if outcome.state is not None:
+            assert service.load(self.store, self.game) == outcome.state
+        assert service.audit(self.store, self.game).problem is None
 
     def new_mail(self) -> list[Mail]:
         rows = self.store.conn.execute(
@@ -77,8 +87,20 @@ class Table:
         self.seen = len(rows)
         return [Mail({"recipient": r, "raw": raw}) for r, raw in fresh]
 
+    def all_mail(self) -> list[Mail]:
+        """Every mail queued so far."""
+        rows = self.store.conn.execute("SELECT recipient, raw FROM outbox ORDER BY id")
+        return [Mail({"recipient": r, "raw": raw}) for r, raw in rows.fetchall()]
+
     def to(self, name: str, mails: list[Mail]) -> list[Mail]:
         return [m for m in mails if m.recipient == f"{name.lower()}@players.test"]
 
     def texts(self) -> list[str]:
         return [e["text"] for e in self.store.events(self.game)]
+
+
+def check_widths(text: str) -> None:
+    board = False
+    for line in text.splitlines():
+        board = board or line.startswith(("The game now", "What you can do now"))
+        assert len(line) <= (100 if board else 78), line

@@ -189,8 +189,10 @@ def check_route_legible(board_map: Map, board: BoardState, route: Route,
             assert mark_at(drawing, origins[coord], edge) == expected, (
                 coord, hexes.edge_name(edge), "\n".join(hex_text(drawing, origins[coord])))
         view = views[coord]
-        if view.tile:
-            assert view.tile in hex_text(drawing, origins[coord])[5], coord
+        if view.tile:  # inside the hex (issue 13: not on the border line below it)
+            inside = hex_text(drawing, origins[coord])[2:6]
+            assert any(re.search(rf"(?<!\d){view.tile}[ygbG]?(?!\d)", line) for line in inside), \
+                (coord, "\n".join(inside))
         assert re.search(rf"^{coord} ", listed, re.M), f"{coord} missing from the listing"
     for coord, index in [(route[0][0], None), end]:
         body = "\n".join(hex_text(drawing, origins[coord])[2:5])

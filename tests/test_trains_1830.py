@@ -224,6 +224,20 @@ def test_6_7_bankruptcy_ends_the_game_at_once() -> None:
     assert t.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
 
 
+def test_6_7_bankrupt_presidents_money_goes_to_the_bank() -> None:
+    """6.7 note: "The bankrupt president's final score is the value of all of the shares
+    that he could not sell": the money he has left is forfeited to the bank (as on
+    18xx.games, where it found a difference in the bank's and the player's cash)."""
+    t = prr_forced_to_buy(20)
+    t.state.corps["NYC"].certs[5] = t.state.corps["NYC"].certs[6] = "ipo"
+    for index in (2, 3, 4):
+        t.state.corps["PRR"].certs[index] = "ipo"
+    bank = t.state.bank
+    t.act("A", "bankrupt")
+    assert t.cash("A") == 0 and t.state.bank == bank + 20
+    assert t.state.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
+
+
 def test_6_7_no_bankruptcy_while_shares_can_be_sold() -> None:
     t = prr_forced_to_buy(0)
     assert "Only a president who cannot raise" in t.refused("A", "bankrupt")

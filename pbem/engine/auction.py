@@ -239,7 +239,7 @@ def continue_after_sale(ctx: Ctx) -> None:
 def start_bidder_auction(ctx: Ctx, sym: str, bids: dict[str, int]) -> None:
     state = ctx.state
     leader = max(bids, key=lambda name: bids[name])
-    if auction_start_rule(state) == "left-of-highest":
+    if auction_start_rule(state) == "left-of-highest" and not lowest_bids_first(state):
         first = next(n for n in state.clockwise_from(leader)[1:] if n in bids)
     else:
         first = min(bids, key=lambda name: bids[name])
@@ -252,7 +252,8 @@ def start_bidder_auction(ctx: Ctx, sym: str, bids: dict[str, int]) -> None:
 
 def auction_start_rule(state: GameState) -> str:
     """Who bids first between the bidders: the lowest bidder (1830 1.2.2) or the bidder
-    to the left of the highest bidder (1870, p.10)."""
+    to the left of the highest bidder (1870, p.10; with option auction_order=lowest-bid
+    the lowest bidder, as on 18xx.games)."""
     return str(state.rules.extra.get("auction", {}).get("start", "lowest-bid"))
 
 

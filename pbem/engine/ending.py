@@ -93,12 +93,16 @@ def ends_before_operating(ctx: Ctx) -> bool:
 
 
 def end_game(ctx: Ctx, reason: str, bankrupt: str | None = None) -> None:
+    """The game is over: everybody scored.  A bankrupt player's cash is forfeited to the
+    bank (1870 p.25; 1830 6.7 note: his score is "the value of all of the shares that he
+    could not sell", his money went towards the train)."""
     state = ctx.state
-    if bankrupt is not None and rules_1870(state):
+    if bankrupt is not None:
         cash = state.player(bankrupt).cash
         if cash > 0:
             ctx.pay(player_holder(bankrupt), BANK, cash)
-            ctx.log(f"{bankrupt} forfeits {money(cash)} to the bank (Bankruptcy, p.25).")
+            rule = "Bankruptcy, p.25" if rules_1870(state) else "1830 6.7"
+            ctx.log(f"{bankrupt} forfeits {money(cash)} to the bank ({rule}).")
     scores: dict[str, int] = {}
     for p in state.players:
         if p.name == bankrupt and not rules_1870(state):

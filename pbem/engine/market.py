@@ -99,9 +99,10 @@ def right_above_ledge(market: Market, row: int, col: int) -> tuple[int, int]:
     return cell_right(market, row, col)
 
 
-def move(ctx: Ctx, corp: str, direction: str, steps: int = 1) -> None:
+def move(ctx: Ctx, corp: str, direction: str, steps: int = 1, close: bool = True) -> None:
     """Move ``corp``'s token ``steps`` boxes ``direction`` (down, up, right, left); a
-    token that enters the closing section closes the company (1870, p.7)."""
+    token that enters the closing section closes the company (1870, p.7), unless
+    ``close`` is False (a sale the president may still protect: protection.settle)."""
     state = ctx.state
     market = state.rules.market
     cell = state.corps[corp].cell
@@ -115,7 +116,7 @@ def move(ctx: Ctx, corp: str, direction: str, steps: int = 1) -> None:
         return
     ctx.emit(MarketMove.to(state, corp, row, col))
     ctx.log(f"{corp} share value moves {direction} from ${before} to ${state.price(corp)}.")
-    if state.rules.zone_allows(state.zone(corp), "closes"):
+    if close and state.rules.zone_allows(state.zone(corp), "closes"):
         from .closing import close_company
 
         close_company(ctx, corp)

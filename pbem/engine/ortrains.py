@@ -300,8 +300,8 @@ def sell_for_emergency(ctx: Ctx, name: str, corp: str, count: int, buyer: str | 
     else:
         before = protection.snapshot(state, corp) if protection.protection_applies(state) \
             else None
-        sell_to_pool(ctx, name, corp, count)
-        if before is not None and not state.corps[corp].closed:
+        sell_to_pool(ctx, name, corp, count, protected=before is not None)
+        if before is not None:
             protection.queue_sale(ctx, name, corp, count, before)
     turn = state.round.get("turn")
     if turn is not None:

@@ -98,11 +98,18 @@ def settle(ctx: Ctx, sale: dict[str, Any]) -> None:
     """An unprotected sale: "that company's share value token is moved according to the
     normal share value token movement rules" (p.13) now, when the president declines
     or is not offered protection.  The value dropped at the sale already (the Shirley
-    Sneaky example), but the token enters its new box now, under the tokens there."""
-    c = ctx.state.corps[sale["corp"]]
-    if c.closed or c.cell is None or tuple(c.cell) == (sale["row"], sale["col"]):
+    Sneaky example), but the token enters its new box now, under the tokens there; a
+    token in the closing section closes the company now (p.7), not at the sale."""
+    state = ctx.state
+    c = state.corps[sale["corp"]]
+    if c.closed or c.cell is None:
         return
-    ctx.emit(MarketMove.to(ctx.state, sale["corp"], c.cell[0], c.cell[1]))  # again, under
+    if tuple(c.cell) != (sale["row"], sale["col"]):
+        ctx.emit(MarketMove.to(state, sale["corp"], c.cell[0], c.cell[1]))  # again, under
+    if state.rules.zone_allows(state.zone(sale["corp"]), "closes"):  # it enters the closing
+        from .closing import close_company  # section only now (p.7, p.13)
+
+        close_company(ctx, sale["corp"])
 
 
 def next_offer(ctx: Ctx) -> bool:
@@ -146,6 +153,8 @@ def protect(ctx: Ctx) -> None:
         ctx.emit(OverLimit(president, corps))
         ctx.log(f"{president} may hold {pct}% of {corp} while keeping all of them.")
     ctx.round_set(protection=None, protection_last=president)
+    if state.round.get("kind") == "stock":  # the priority card follows play (p.10, p.13)
+        ctx.round_set(last_actor=president)
 
 
 def decline(ctx: Ctx) -> None:

@@ -142,14 +142,16 @@ def new_par(state: GameState, corp: str) -> int:
     top_row = sorted(c.price for (r, _), c in state.rules.market.cells.items() if r == 0)
     pars = list(data["par_prices"])
     table = {int(k): v for k, v in data["table"].items()}
-    if state.options.get("reissue_par", "table") == "table" and value in table:
-        target: float = table[value]
-    else:
+    limit = 200 if state.options.get("reissue_max") == "200" else None
+    if state.options.get("reissue_par", "table") == "table":
+        target: float = table.get(value, 0.75 * value)
+        candidates = pars if target <= max(pars) else [p for p in top_row if p > max(pars)]
+    else:  # 18xx.games: the top-row price nearest 75% of the value, ties up (D4)
         target = 0.75 * value
-    candidates = pars if target <= max(pars) else [p for p in top_row if p > max(pars)]
+        candidates = [p for p in top_row if limit is None or p <= limit]
     par = nearest(candidates, target)
-    if state.options.get("reissue_max") == "200":
-        par = min(par, 200)
+    if limit is not None:
+        par = min(par, limit)
     old = state.corps[corp].par or 0
     return max(old, par)
 

@@ -212,6 +212,10 @@ def sale_blocker(state: GameState, name: str, corp: str, count: int) -> str | No
         return f"You hold only {held} {corp} share{'s' if held > 1 else ''}."
     if c.par is None:
         return f"{corp} shares cannot be sold before {corp} has a par value."
+    if corp in state.round.get("turn", {}).get("sold", []) and \
+            state.rules.extra.get("selling", {}).get("once_per_company_per_turn"):
+        return (f"You sold {corp} shares this turn already: a company's shares are sold in "
+                "one sale (1870 Selling Shares, p.12).")
     over = protection.over_limit_sale_problem(state, name, corp, count)
     if over is not None:
         return over
@@ -265,9 +269,9 @@ def sell_block(ctx: Ctx, corp: str, count: int) -> None:
     require(problem is None, problem or "", "1830 5.1")
     protected = protection.protection_applies(state)
     before = protection.snapshot(state, corp) if protected else None
-    sell_to_pool(ctx, actor, corp, count)
+    sell_to_pool(ctx, actor, corp, count, protected=before is not None)
     protection.forget_over_limit(ctx, actor, corp)
-    if before is not None and not state.corps[corp].closed:
+    if before is not None:
         protection.queue_sale(ctx, actor, corp, count, before)
     sold = dict(state.round["sold"])
     sold[actor] = sorted(set(sold.get(actor, [])) | {corp})

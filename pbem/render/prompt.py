@@ -309,6 +309,9 @@ def runs(state: GameState, moves: list[Move]) -> list[Offer]:
     conn = state.round.get("connection")
     if revenue is None and not conn:
         revenue, routes = best_run(state)
+    if revenue == 0 and not conn:
+        return [Offer("run", "no route earns anything yet: the trains run nothing (run "
+                      "nothing says the same)")]
     note = "the service runs the best routes"
     if conn:
         note = (f"{conn['corp']}'s connection run (one train from home to its destination and "
@@ -323,14 +326,16 @@ def runs(state: GameState, moves: list[Move]) -> list[Offer]:
 
 
 def example_route(state: GameState) -> str:
-    """A route to show how runs are written when the engine names none."""
+    """How a route of the operating corporation is written, when the engine names none:
+    its own first train from its home (never another corporation's track)."""
     conn = state.round.get("connection")
+    corp = conn["corp"] if conn else str(state.round.get("current"))
+    cdef = state.rules.corp(corp)
+    trains = state.corps[corp].trains
+    train = trains[0] if trains else state.rules.trains[0].name
     if conn:
-        corp = conn["corp"]
-        cdef = state.rules.corp(corp)
-        trains = state.corps[corp].trains
-        return f"{trains[0] if trains else '2'}: {cdef.home}-...-{cdef.destination}"
-    return "2: H12-H10"
+        return f"{train}: {cdef.home}-...-{cdef.destination}"
+    return f"{train}: {cdef.home}-..."
 
 
 def best_run(state: GameState) -> tuple[int | None, list[str]]:

@@ -40,8 +40,17 @@ def round_name(state: GameState) -> str:
     if kind == "stock":
         return f"stock round {rnd['number']}"
     if kind == "operating":
-        return f"operating round {rnd['sr']}.{rnd['index']} (of {rnd['of']})"
+        return f"operating round {rnd['sr']}.{rnd['index']} of {rnd['of']}"
     return str(kind)
+
+
+def round_key(state: GameState) -> str:
+    """Changes exactly when a new round starts: ``auction:None.0``, ``stock:3.0``,
+    ``operating:3.2``, ``over``."""
+    rnd = state.round
+    if state.finished:
+        return "over"
+    return f"{rnd.get('kind')}:{rnd.get('number', rnd.get('sr'))}.{rnd.get('index', 0)}"
 
 
 def headline(state: GameState) -> str:
@@ -134,6 +143,8 @@ def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
     head += ["Own"] * redeemed + ["Trains", "Tokens", "Done"]
     rows = [head]
     operating = state.round.get("kind") == "operating"
+    # this round's: the corporation's own "operated" flag says it has ever operated
+    done = set(state.round.get("operated", [])) if operating else set()
     for sym in corps:
         c = state.corps[sym]
         if is_closed(state, sym):
@@ -150,7 +161,7 @@ def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
         ]
         row += [f"{treasury_shares(state, sym)}%"] * redeemed
         row += [" ".join(c.trains) or "-", f"{left}/{total}",
-                ("yes" if c.operated else "no") if operating and c.floated else "-"]
+                ("yes" if sym in done else "no") if operating and c.floated else "-"]
         rows.append(row)
     return rows
 

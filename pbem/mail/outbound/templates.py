@@ -21,8 +21,8 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
-from ..render.corps import letters
-from ..render.html import colour_map, colour_symbols
+from ...render.corps import letters
+from ...render.html import colour_map, colour_symbols
 
 TEXT_WIDTH = 78
 BLOCK_WIDTH = 100
@@ -72,6 +72,20 @@ def wrap(line: str, width: int = TEXT_WIDTH) -> list[str]:
                             subsequent_indent=indent + ("  " if indent else ""),
                             break_long_words=True, break_on_hyphens=False)
     return wrapped or [line[:width]]
+
+
+def shorten(text: str, width: int, mark: str = "...") -> str:
+    """``text`` cut to at most ``width`` characters at the end of a word, with ``mark``
+    (a single word longer than that is cut where it must)."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[: width - len(mark) + 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    else:
+        cut = cut[:-1]
+    return cut.rstrip(" ,;:-") + mark
 
 
 def wrap_paragraph(text: str, width: int = TEXT_WIDTH, indent: str = "") -> str:

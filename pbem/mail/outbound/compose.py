@@ -23,9 +23,9 @@ from email.mime.text import MIMEText
 from email.policy import compat32
 from email.utils import format_datetime, formataddr
 
-from ..store import Store
-from .config import MailConfig
-from .templates import fill, to_html
+from ...store import Store
+from ..config import MailConfig
+from .templates import fill, shorten, to_html
 from .views import map_image
 
 # Purposes; the reply cap counts the mails of the REPLY_PURPOSES sent to an address.
@@ -73,8 +73,7 @@ def game_of_own_id(config: MailConfig, mid: str) -> int | None:
 
 def subject_for(title: str, game_id: int, text: str) -> str:
     """``[1830 #12] SR 1: Alice to act``."""
-    subject = f"[{title} #{game_id}] {text}"
-    return subject if len(subject) <= 120 else subject[:117] + "..."
+    return shorten(f"[{title} #{game_id}] {text}", 120)
 
 
 def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
@@ -154,7 +153,7 @@ def queue_mail(store: Store, config: MailConfig, out: Outgoing, now: str) -> str
     """Build the mail and add it to the outbox (in the caller's transaction); its id."""
     mid = message_id(config, out.game_id, out.purpose)
     raw = build(config, out, mid, now)
-    store.outbox_add(mid, out.game_id, out.recipient, out.subject, raw, now)
+    store.outbox_add(mid, out.game_id, out.recipient, out.subject, raw, now, out.purpose)
     return mid
 
 

@@ -5,17 +5,47 @@ caller's transaction."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.game import to_act
-from ..engine.state import GameState
-from ..render.recent import since_last_turn
-from ..store import Store
-from .commands import MailRun
+from ...engine.state import GameState
+from ...render.recent import since_last_turn, visible_to
+from ...render.tables import round_key
+from ...store import Store
+from ..config import MailConfig
 from .compose import Outgoing, queue_mail, reply_tag, subject_for
-from .config import MailConfig
-from .templates import wrap_paragraph
-from .views import GameView, game_view, round_key, round_name, situation, thread_key
+from .templates import shorten, wrap_paragraph
+from .views import (
+    GameView,
+    StateViews,
+    history_text,
+    thread_key,
+)
+
+
+@dataclass(frozen=True)
+class Talk:
+    """Table talk of one mail: to everybody, or only to the players named."""
+
+    speaker: str
+    text: str
+    to: tuple[str, ...] = ()
+
+
+@dataclass
+class Activity:
+    """What one mail did, as the other players hear of it."""
+
+    game_id: int
+    player: str  # the sender
+    happened: list[str] = field(default_factory=list)  # the game's changes, as log lines
+    talk: list[Talk] = field(default_factory=list)
+    undo_requests: list[str] = field(default_factory=list)
+    changed: bool = False
+    #: lines for a player's next mail (a standing order of his dropped); a player who
+    #: gets no other mail gets them alone
+    notes: dict[str, list[str]] = field(default_factory=dict)
+
 
 NOTIFY_PHRASES = {"every": "after every move", "round": "once a round", "turn": "on your turns"}
 
@@ -31,17 +61,18 @@ def prompt_block(view: GameView) -> str:
 
 
 def game_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
-              state: GameState, template: str, purpose: str, values: dict[str, object],
+              views: StateViews, template: str, purpose: str, values: dict[str, object],
               subject: str | None = None) -> Outgoing:
-    """A mail of ``game`` to ``player``, in the thread of the current round."""
+    """A mail of ``game`` to ``player`` about the game in ``views``, in the thread of its
+    current round."""
     base: dict[str, object] = {"player": player["name"], "title": game["title"],
-                               "game": game["id"], "round": round_name(state),
+                               "game": game["id"], "round": views.round,
                                "service_name": config.name}
     base.update(values)
     return Outgoing(
         recipient=player["email"], template=template, values=base,
-        subject=subject or subject_for(game["title"], game["id"], situation(state)),
-        purpose=purpose, game_id=game["id"], thread=thread_key(state),
+        subject=subject or subject_for(game["title"], game["id"], views.situation),
+        purpose=purpose, game_id=game["id"], thread=thread_key(views.state),
         reply_to=config.plus_address(game["id"], reply_tag(game["id"], player["seat"],
                                                            player["key_hash"])),
     )
@@ -70,12 +101,14 @@ def since_block(lines: Sequence[str]) -> str:
 
 
 def notify_others(store: Store, config: MailConfig, before: GameState, after: GameState,
-                  run: MailRun, now: str) -> None:
-    """Queue the mails the other players get after ``run`` (the sender gets the reply)."""
+                  run: Activity, now: str, views: StateViews | None = None) -> None:
+    """Queue the mails the other players get after ``run`` (the sender gets the reply),
+    all rendered from ``after`` (``views``: its renderings, made once)."""
+    views = views or StateViews(after)
     game = store.game(run.game_id)
     players = store.players(run.game_id)
-    if run.said:
-        _talk(store, config, game, players, after, run, now)
+    if run.talk:
+        _talk(store, config, game, players, views, run, now)
     if run.undo_requests:
         _undo_request(store, config, game, after, run, now)
     if not run.changed:
@@ -84,50 +117,64 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
     if after.finished:
         for player in players:
             recent = [] if player["name"] == run.player else recent_lines(events, player["name"])
-            queue_mail(store, config, game_over_mail(config, game, player, after, run, recent),
-                       now)
+            queue_mail(store, config, game_over_mail(config, game, player, after, run, recent,
+                                                     views), now)
         return
-    waiting = to_act(after)
     new_round = round_key(before) != round_key(after)
     for player in players:
         if player["name"] == run.player:
             continue
-        out = _for_player(store, config, game, player, after, run, waiting, new_round,
+        out = _for_player(store, config, game, player, views, run, new_round,
                           recent_lines(events, player["name"]))
+        notes = run.notes.get(player["name"], [])
+        if out is not None:
+            out.values["notes_section"] = notes_block(notes)
+        elif notes:
+            out = game_mail(config, game, player, views, "player-order-dropped.txt", "order",
+                            {"notes_section": notes_block(notes)},
+                            subject_for(game["title"], game["id"],
+                                        "Your standing order is dropped"))
         if out is not None:
             queue_mail(store, config, out, now)
 
 
+def notes_block(notes: Sequence[str]) -> str:
+    return "\n".join(wrap_paragraph(note) for note in notes) + "\n" if notes else ""
+
+
 def _for_player(store: Store, config: MailConfig, game: dict[str, Any], player: dict[str, Any],
-                after: GameState, run: MailRun, waiting: list[str],
-                new_round: bool, recent: list[str]) -> Outgoing | None:
+                views: StateViews, run: Activity, new_round: bool,
+                recent: list[str]) -> Outgoing | None:
     """The mail ``player`` gets after ``run``, if any. ``recent``: what happened since
     his last turn, which takes the place of the mail's own events (they are its end):
     under the commands of a "your turn" (where the renderer puts it), at the top of an
     update. A round digest stays as it is."""
     name = player["name"]
+    waiting = views.waiting
     if name in waiting:
-        view = game_view(after, name, recent)
+        view = views.view(name, recent)
         shown = SINCE_TITLE in view.prompt  # not when there are no commands to show
-        return game_mail(config, game, player, after, "player-your-turn.txt", "turn", {
+        return game_mail(config, game, player, views, "player-your-turn.txt", "turn", {
             "happened_section": "" if shown else since_block(recent),
             "prompt_section": prompt_block(view),
             "board_section": board_block(view)})
     mode = player["notify"]
     if mode == "every" or (mode == "round" and new_round):
         happened = (since_block(recent) if mode == "every" else
-                    happened_block(round_digest(store, run.game_id), "What happened this round:"))
-        return game_mail(config, game, player, after, "player-update.txt", "upd", {
+                    happened_block(round_digest(store, run.game_id, name),
+                                   "What happened this round:"))
+        return game_mail(config, game, player, views, "player-update.txt", "upd", {
             "waiting": ", ".join(waiting) or "nobody",
             "notify_mode": NOTIFY_PHRASES[mode],
             "happened_section": happened,
-            "board_section": board_block(game_view(after, name))})
+            "board_section": board_block(views.view(name))})
     return None
 
 
-def round_digest(store: Store, game_id: int) -> list[str]:
-    """The log of the events since the round before the current one began."""
-    events = store.effective_events(game_id)
+def round_digest(store: Store, game_id: int, viewer: str | None = None) -> list[str]:
+    """The log of the events since the round before the current one began, as ``viewer``
+    may see them."""
+    events = [e for e in store.effective_events(game_id) if visible_to(e, viewer)]
     starts = [i for i, e in enumerate(events)
               if any(f.get("f") == "round_new" for f in e["facts"])]
     first = starts[-2] + 1 if len(starts) >= 2 else 0
@@ -139,9 +186,11 @@ def round_digest(store: Store, game_id: int) -> list[str]:
 
 
 def game_over_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
-                   state: GameState, run: MailRun, recent: Sequence[str] = ()) -> Outgoing:
+                   state: GameState, run: Activity, recent: Sequence[str] = (),
+                   views: StateViews | None = None) -> Outgoing:
     """The final scores, and what happened since ``player``'s last turn (``recent``;
     without it, as for the player whose mail ended the game, the mail's own events)."""
+    views = views or StateViews(state)
     result = state.result or {}
     scores = result.get("scores", {})
     rows = [f"    {name:<12} ${value}" for name, value in
@@ -149,32 +198,52 @@ def game_over_mail(config: MailConfig, game: dict[str, Any], player: dict[str, A
     winners = result.get("winners", [])
     subject_text = "Game over: " + (" and ".join(winners) + (" wins" if len(winners) == 1
                                                               else " win") if winners else "")
-    return game_mail(config, game, player, state, "player-game-over.txt", "over", {
+    return game_mail(config, game, player, views, "player-game-over.txt", "over", {
         "reason": str(result.get("reason", "")),
         "scores_section": "\n".join(rows),
         "happened_section": since_block(recent) if recent else happened_block(run.happened),
-        "board_section": board_block(game_view(state, player["name"]))},
+        "board_section": board_block(views.view(player["name"]))},
         subject=subject_for(game["title"], game["id"], subject_text))
 
 
 def _talk(store: Store, config: MailConfig, game: dict[str, Any], players: list[dict[str, Any]],
-          state: GameState, run: MailRun, now: str) -> None:
-    first = run.said[0]
-    short = first if len(first) <= 40 else first[:37] + "..."
-    subject = subject_for(game["title"], game["id"], f"{run.player} says: {short}")
-    text = "\n\n".join(wrap_paragraph(said, indent="    ") for said in run.said)
+          views: StateViews, run: Activity, now: str) -> None:
+    """One mail to each player who hears some of the mail's talk (private talk only its
+    addressees), and, under the game's option private_talk=referee, a copy of the
+    private talk to the referee."""
     for player in players:
         if player["name"] == run.player:
             continue
-        queue_mail(store, config, game_mail(config, game, player, state, "player-talk.txt",
-                                            "talk", {"speaker": run.player,
-                                                     "talk_section": text}, subject), now)
+        heard = [t for t in run.talk if not t.to or player["name"] in t.to]
+        if heard:
+            queue_mail(store, config, _talk_mail(config, game, player, views, run.player,
+                                                 heard), now)
+    private = [t for t in run.talk if t.to]
+    referee = game.get("referee")
+    if private and referee and views.state.options.get("private_talk") == "referee":
+        copy = {"name": "the referee", "email": referee, "seat": -1, "key_hash": ""}
+        out = _talk_mail(config, game, copy, views, run.player, private)
+        out.reply_to = None  # the referee answers by the command line
+        queue_mail(store, config, out, now)
+
+
+def _talk_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
+               views: StateViews, speaker: str, heard: list[Talk]) -> Outgoing:
+    private = all(t.to for t in heard)
+    says = "says to you" if private and player["seat"] >= 0 else "says"
+    subject = subject_for(game["title"], game["id"],
+                          f"{speaker} {says}: {shorten(heard[0].text, 40)}")
+    text = "\n\n".join(wrap_paragraph(_heard_line(t), indent="    ") for t in heard)
+    return game_mail(config, game, player, views, "player-talk.txt", "talk",
+                     {"speaker": speaker, "talk_section": text}, subject)
+
+
+def _heard_line(talk: Talk) -> str:
+    return f"(to {', '.join(talk.to)}) {talk.text}" if talk.to else talk.text
 
 
 def _undo_request(store: Store, config: MailConfig, game: dict[str, Any], state: GameState,
-                  run: MailRun, now: str) -> None:
-    from .commands import history_text
-
+                  run: Activity, now: str) -> None:
     out = Outgoing(
         recipient=game["referee"], template="referee-undo-request.txt",
         values={"player": run.player, "title": game["title"], "game": game["id"],
