@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from pbem.engine.board import load_map
-from pbem.engine.tiles import (
+from pbem.engine.board.map import load_map
+from pbem.engine.board.tiles import (
     End,
     can_upgrade,
     derive_upgrade_table,

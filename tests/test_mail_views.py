@@ -8,9 +8,11 @@ import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from email.message import EmailMessage
 from pathlib import Path
+from typing import cast
 
 import pytest
 from mailtable import NOW, Mail, Table
+from renderhelp import check_lines
 
 from pbem import service
 from pbem.mail.outbound import views
@@ -21,28 +23,16 @@ from pbem.mail.outbound.welcome import queue_welcome
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def check_widths(text: str) -> None:
-    """At most 78 characters a line, except the map drawing (at most 100), which runs
-    from its heading "MAP (" to the legend."""
-    in_map = False
-    for line in text.splitlines():
-        if line.startswith("MAP ("):
-            in_map = True
-        elif line.startswith("Legend:"):
-            in_map = False
-        assert len(line) <= (100 if in_map else 78), line
-
-
 def picture(mail: Mail) -> EmailMessage:
     """The inline map of a game mail, after checking the layout: multipart/alternative
     of text/plain and multipart/related (text/html, then the image the HTML shows)."""
     msg = mail.message
     assert msg.get_content_type() == "multipart/alternative"
-    plain, related = msg.get_payload()  # type: ignore[misc]
+    plain, related = cast(list[EmailMessage], msg.get_payload())
     assert plain.get_content_type() == "text/plain"
     assert related.get_content_type() == "multipart/related"
     assert related.get_param("type") == "text/html"
-    html, image = related.get_payload()
+    html, image = cast(list[EmailMessage], related.get_payload())
     assert html.get_content_type() == "text/html"
     assert image.get_content_type() in ("image/png", "image/svg+xml")
     assert image.get_content_disposition() == "inline"
@@ -50,7 +40,7 @@ def picture(mail: Mail) -> EmailMessage:
     assert cid.startswith("<") and cid.endswith(">")
     assert f'<img src="cid:{cid[1:-1]}"' in html.get_content()
     assert "<pre" in html.get_content()
-    return image  # type: ignore[no-any-return]
+    return image
 
 
 def check_image(image: EmailMessage) -> None:
@@ -84,7 +74,7 @@ def test_your_turn_mail_has_text_html_and_the_map(table: Table) -> None:
     image = picture(turn)
     check_image(image)
     text = text_of(turn)
-    check_widths(text)
+    check_lines(text)
     # the prompt, the holdings, the market and the text map with its listing
     assert re.search(r"^  buy CS +costs \$40$", text, re.M)
     assert "(you have $600)" in text
@@ -104,13 +94,13 @@ def test_every_game_mail_carries_the_map(table: Table) -> None:
     cids = set()
     for mail in mails:  # Ann's result, Ben's turn, Cat's and Dan's updates
         image = picture(mail)
-        check_widths(mail.text)
+        check_lines(mail.text)
         cids.add(str(image["Content-ID"]))
     assert len(mails) == 4 and len(cids) == 4  # one Content-ID per mail
     queue_welcome(table.store, table.config, table.game, table.keys, NOW)
     for mail in table.new_mail():
         picture(mail)
-        check_widths(mail.text)
+        check_lines(mail.text)
 
 
 def test_short_replies_have_no_picture(table: Table) -> None:
@@ -179,7 +169,7 @@ def test_game_over_mail_carries_the_map(table: Table) -> None:
     raw = build(table.config, out, message_id(table.config, table.game, "over"), NOW)
     mail = Mail({"recipient": out.recipient, "raw": raw})
     check_image(picture(mail))
-    check_widths(mail.text)
+    check_lines(mail.text)
     assert "Final scores:" in mail.text and "MAP (1830;" in mail.text
 
 

@@ -11,7 +11,7 @@ from enginehelp import Table, first_operating_round, give_train, privates_sold_b
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.engine.board import place_token
+from pbem.engine.board.map import place_token
 from pbem.engine.facts import TileLaid
 from pbem.engine.game import decide, new_game
 from pbem.engine.ortrack import (

@@ -7,19 +7,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from pbem.engine.board import BoardState, Map, MapHex, load_map, place_token
+from pbem.engine.board.map import BoardState, Map, MapHex, load_map, place_token
+from pbem.engine.board.search import RevenueRules, best_run, has_route, legal_routes
+from pbem.engine.board.tiles import Stop, Tile, parse_track
+from pbem.engine.board.track import lay_tile
+from pbem.engine.board.written import check_run, route_text, train_phrase
 from pbem.engine.errors import RulesError
-from pbem.engine.routes import (
-    RevenueRules,
-    best_run,
-    check_run,
-    has_route,
-    legal_routes,
-    route_text,
-    train_phrase,
-)
-from pbem.engine.tiles import Stop, Tile, parse_track
-from pbem.engine.track import lay_tile
 
 
 def hex_(coord, track, stops=(), kind="gray", area=None):

@@ -70,7 +70,7 @@ def test_p10_private_auction_sample_five_players() -> None:
 
 def three_bidders_on_mkt(**options: str) -> Table:
     """P2 $165, P3 $170 and P4 $175 bid on MKT; P1 buys the privates before it."""
-    t = table(**options)
+    t = table(None, **options)
     t.act("P1", "buy_private")  # GRSC
     t.act("P2", "bid", private="MKT", amount=165)
     t.act("P3", "bid", private="MKT", amount=170)

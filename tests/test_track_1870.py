@@ -6,8 +6,8 @@ from __future__ import annotations
 from or1870help import Table1870, home, operating, start
 
 from pbem.engine import track1870
+from pbem.engine.board.track import lay_tile
 from pbem.engine.game import legal_moves
-from pbem.engine.track import lay_tile
 
 # Dallas J5 (TP's home): SW K4 (town), W J3 Fort Worth, NW I4, NE I6, E J7, SE K6.
 

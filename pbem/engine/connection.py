@@ -54,7 +54,7 @@ def home_stop(state: GameState, corp: str) -> tuple[str, int] | None:
 
 
 def destination_stops(state: GameState, corp: str) -> list[tuple[str, int]]:
-    from .board import tile_at
+    from .board.map import tile_at
 
     dest = state.rules.corp(corp).destination
     if dest is None:
@@ -78,8 +78,8 @@ def may_connect(state: GameState, corp: str) -> bool:
 
 def _search_rules(state: GameState, corp: str) -> Any:
     """The company's revenue rules with the home and destination end bonuses added."""
+    from .board.search import RevenueRules
     from .orrun import revenue_rules
-    from .routes import RevenueRules
 
     real = revenue_rules(state, corp)
     values = dict(real.values) if real is not None else {}
@@ -95,8 +95,8 @@ def _search_rules(state: GameState, corp: str) -> Any:
 def connection_route(state: GameState, corp: str, train: tuple[str, int | None]) -> Any:
     """The best route of ``train`` from home to the destination (routes.Route with its
     real revenue), or None."""
+    from .board.search import best_run
     from .orrun import _remember, revenue_column, rules_key
-    from .routes import best_run
     from .state import board_key
 
     rules = _search_rules(state, corp)
@@ -145,8 +145,8 @@ def eligible_in_order(state: GameState, first: str | None) -> list[str]:
 def connection_run(state: GameState, corp: str) -> Any:
     """The best run with one train from home to the destination and the others around
     it (routes.Run), exact (routes.best_connection_run), or None."""
+    from .board.search import best_connection_run
     from .orrun import revenue_column, revenue_rules, train_specs
-    from .routes import best_connection_run
 
     home = home_stop(state, corp)
     if home is None:
@@ -164,11 +164,9 @@ def connection_run(state: GameState, corp: str) -> Any:
 def check_written(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> Any:
     """Routes the president wrote: legal, and one of them from home to the destination
     without going beyond either."""
-    from .orrun import revenue_column, revenue_rules, train_specs
-    from .routes import check_run
+    from .orrun import written_run
 
-    run = check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
-                    revenue_column(state), revenue_rules(state, corp))
+    run = written_run(state, corp, explicit)
     home, dests = home_stop(state, corp), destination_stops(state, corp)
     ends = [{r.stops[0], r.stops[-1]} for r in run.routes]
     require(any(home in e and any(d in e for d in dests) for e in ends),

@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from .board import tile_at
+from .board.map import tile_at
+from .board.track import tokens_after_lay
 from .state import BANK, CLOSED, GameState, holder_name
-from .track import tokens_after_lay
 
 #: a fact as stored: JSON, written by this or an older pbem
 Record = dict[str, Any]

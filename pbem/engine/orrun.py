@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .board.search import Run
+from .board.written import check_run
 from .context import Ctx, money, require
 from .dividends import pay_half, pay_out, withhold
 from .errors import RulesError
@@ -12,6 +14,7 @@ from .state import GameState, board_key
 from .trains import rules_1870
 
 RUN_RULE = "1830 6.4"
+ROUTE_RULE = "1830 6.4.2"
 
 
 def revenue_column(state: GameState) -> int:
@@ -57,7 +60,7 @@ def rules_key(rules: Any) -> tuple[Any, ...]:
 
 
 def best(state: GameState, corp: str, trains: list[tuple[str, int | None]] | None = None) -> Any:
-    from .routes import best_run
+    from .board.search import best_run
 
     specs = train_specs(state, corp) if trains is None else trains
     column = revenue_column(state)
@@ -69,7 +72,7 @@ def best(state: GameState, corp: str, trains: list[tuple[str, int | None]] | Non
 
 def has_route(state: GameState, corp: str) -> bool:
     """Whether the corporation has a legal route for some train (6.6.2)."""
-    from .routes import has_route as route_exists
+    from .board.search import has_route as route_exists
 
     key = ("has_route", state.title, corp, board_key(state.board))
     return bool(_remember(key, lambda: route_exists(state.map, state.board, corp)))
@@ -88,10 +91,18 @@ def describe_run(run: Any) -> str:
     return "; ".join(parts) if parts else "no route"
 
 
+def written_run(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> Run:
+    """The routes the president wrote, checked by the route rules and realised."""
+    try:
+        return check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
+                         revenue_column(state), revenue_rules(state, corp))
+    except RulesError as exc:
+        exc.rule = exc.rule or ROUTE_RULE
+        raise
+
+
 def run_trains(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> None:
     """Run: the best routes, or the player's routes when legal and (by default) best."""
-    from .routes import check_run
-
     state = ctx.state
     require(state.round["turn"]["run"] is None, f"{corp} has already run its trains.", RUN_RULE)
     specs = train_specs(state, corp)
@@ -107,8 +118,7 @@ def run_trains(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> No
         run_nothing(ctx, corp, top)
         return
     if explicit:
-        run = check_run(state.map, state.board, corp, specs, explicit, revenue_column(state),
-                        revenue_rules(state, corp))
+        run = written_run(state, corp, explicit)
         if state.options.get("best_run", "required") == "required" and run.total < top.total:
             raise RulesError(f"Those routes earn {money(run.total)}, but {corp} can earn "
                              f"{money(top.total)}: {describe_run(top)}. The best total must be "

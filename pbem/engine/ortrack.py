@@ -5,14 +5,14 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from . import hexes
-from .board import tile_at
+from .board import hexes
+from .board.map import tile_at
+from .board.tiles import Tile
+from .board.track import Reach, closed_lay_ok, lay_problem, placements, reachable, token_map
 from .context import Ctx, money, require
 from .errors import RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
 from .state import BANK, GameState, board_key, corp_holder
-from .tiles import Tile
-from .track import Reach, closed_lay_ok, lay_problem, placements, reachable, token_map
 
 TRACK_RULE = "1830 6.2"
 STATION_RULE = "1830 6.3"

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Any
 
-from .board import BoardState, Map, load_map
+from .board.map import BoardState, Map, load_map
 from .title import Title, load_title, load_title_for, variant_options
 
 BANK, IPO, POOL = "bank", "ipo", "pool"

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import stops_at, tile_at
+from .board.map import stops_at, tile_at
 from .context import Ctx, money, require
 from .errors import RulesError
 from .facts import Marker, MarkerRemoved, PrivateClosed, PrivateUsed, Station
@@ -370,8 +370,8 @@ def revenue_bonuses(state: GameState, corp: str) -> Any:
     tokens (Private Companies, p.9; the example of Operate Trains, p.21), and the
     destination city's value again at the end of a route when the company placed its
     destination marker there (p.21, p.23)."""
+    from .board.search import RevenueRules
     from .orrun import revenue_column
-    from .routes import RevenueRules
 
     if state.phase is None:
         return RevenueRules()

@@ -24,8 +24,9 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from . import hexes
-from .board import Map, tile_at
+from .board import hexes
+from .board.map import Map, tile_at
+from .board.track import rotation_problem, tile_problem, token_map
 from .context import Ctx, money, require
 from .errors import RulesError
 from .facts import Marker, PrivateUsed, TileLaid
@@ -41,7 +42,6 @@ from .ortrack import (
     touches_reach,
 )
 from .state import BANK, GameState, corp_holder, title_map
-from .track import rotation_problem, tile_problem, token_map
 
 TRACK = "Lay or Upgrade Track, p.19"
 MRBC_RULE = "Mississippi River Bridge Company, Private Companies, p.9"

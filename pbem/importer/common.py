@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.auction import unsold
-from ..engine.board import tile_at
+from ..engine.board.map import tile_at
 from ..engine.game import REFEREE
 from ..engine.ortrack import lay_fields
 from ..engine.ortrains import in_emergency

@@ -16,12 +16,12 @@ from typing import Any
 
 from .. import service
 from ..engine import orrun, ortrack
-from ..engine.board import tile_at
+from ..engine.board.map import tile_at
+from ..engine.board.written import check_run
 from ..engine.errors import RulesError
 from ..engine.facts import Fact, Record
 from ..engine.game import apply_facts, decide
 from ..engine.operating import train_moves
-from ..engine.routes import check_run
 from ..engine.state import GameState
 from ..store import Store, open_store
 from .options import site_rules
@@ -569,7 +569,7 @@ class Exporter:
         return doc
 
 
-def fact_source(state: GameState, fact: Fact) -> str:
+def fact_source(state: GameState, fact: Record) -> str:
     """Where the certificate a fact moves comes from: "ipo" or "pool"."""
     return "pool" if state.corps[fact["corp"]].certs[fact["index"]] == "pool" else "ipo"
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple, Protocol
 
-from pbem.engine.hexes import coord_sort_key
-from pbem.engine.rulesdata import rules_dir
+from ..rulesdata import rules_dir
+from .hexes import coord_sort_key
 
 #: Colours in laying order: each lay or upgrade goes exactly one step right.
 COLOURS: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
