@@ -35,7 +35,7 @@ from pbem.engine.board.search import (  # noqa: E402
     best_of,
     search_for,
 )
-from pbem.engine.state import title_map  # noqa: E402
+from pbem.engine.maps import title_map  # noqa: E402
 from pbem.engine.title import load_title  # noqa: E402
 from pbem.importer.positions import Position, run_positions  # noqa: E402
 from pbem.importer.sitelog import read_log  # noqa: E402

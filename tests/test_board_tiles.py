@@ -12,9 +12,9 @@ from pbem.engine.board.tiles import (
     derive_upgrade_table,
     load_tiles,
     parse_track,
-    rules_dir,
     unique_rotations,
 )
+from pbem.engine.rulesdata import rules_dir
 
 # The rulebook appendix "Track Tile Manifest & Upgrades" (1830, Lookout 2018).
 APPENDIX_UPGRADES = {

@@ -16,10 +16,11 @@ from or1870help import (
     start,
 )
 
-from pbem.engine import connection, orrun
+from pbem.engine import orrun
 from pbem.engine.board.search import RevenueRules, best_run
 from pbem.engine.game import legal_moves
 from pbem.engine.state import corp_holder, player_holder
+from pbem.engine.titles.t1870 import connection
 
 
 def sp_table(**options: str) -> Table1870:

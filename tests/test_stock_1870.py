@@ -582,7 +582,7 @@ def test_p18_reissue_all_at_new_par_money_frozen_until_next_or() -> None:
     buyer = st.round["current"]
     t.act(buyer, "buy_share", corp="IC", source="ipo")
     assert st.corps["IC"].cash == cash + 140 and st.corps["IC"].frozen == 140
-    from pbem.engine.redemption import usable_cash
+    from pbem.engine.titles.t1870.redemption import usable_cash
 
     assert usable_cash(st, "IC") == cash
 
@@ -590,7 +590,7 @@ def test_p18_reissue_all_at_new_par_money_frozen_until_next_or() -> None:
 def test_p18_reissue_par_option_nearest_up() -> None:
     t = company_with_pool_share()
     t.state.options["reissue_par"] = "nearest-up"
-    from pbem.engine.redemption import new_par
+    from pbem.engine.titles.t1870.redemption import new_par
 
     at(t, "IC", 0, 12)
     assert new_par(t.state, "IC") == 160
@@ -606,7 +606,7 @@ def test_p18_reissue_par_nearest_up_may_be_200_for_a_value_above_266() -> None:
     differential testing)."""
     t = company_with_pool_share()
     t.state.options["reissue_par"] = "nearest-up"
-    from pbem.engine.redemption import new_par
+    from pbem.engine.titles.t1870.redemption import new_par
 
     at(t, "IC", 0, 15)  # $275
     assert new_par(t.state, "IC") == 200

@@ -22,7 +22,7 @@ class PbemError(Exception):
 class RulesError(PbemError):
     """A command the rules do not allow now.
 
-    ``rule`` names the rule (e.g. "1830 5.1", "1870 Operate Trains, p.21") when one
+    ``rule`` names the rule (the title's citation, pbem.engine.registry.cite) when one
     forbids it, as the game's title cites it; ``suggestions`` lists legal commands
     close to what was asked, filled in by whoever knows the legal moves.
     """

@@ -200,8 +200,8 @@ class MarketMove(Fact):
 
 @dataclass(frozen=True)
 class MarketRestore(Fact):
-    """A token goes back to a cell and its old place in the stack there (1870 price
-    protection; 1830 a forced purchase called off)."""
+    """A token goes back to a cell and its old place in the stack there (a protected
+    sale, a forced purchase called off)."""
 
     KIND = "market_restore"
     corp: str
