@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.errors import RulesError, SetupError
+from .engine.errors import PbemError, RulesError, SetupError
 from .engine.facts import Fact
 from .engine.game import (
     ENGINE_VERSION,
@@ -45,13 +45,12 @@ from .store import Store
 from .store.keys import hash_key, new_player_key
 
 
-class CommandError(Exception):
+class CommandError(PbemError):
     """A command (or one of several) was refused; nothing was recorded."""
 
     def __init__(self, line: str, message: str, suggestions: list[str]) -> None:
         super().__init__(message)
         self.line = line
-        self.message = message
         self.suggestions = suggestions
 
     def __str__(self) -> str:
