@@ -22,7 +22,15 @@ from pbem.importer.options import site_rules
 from pbem.notation import format_action
 
 from .setups import Setup
-from .view import ahead, differences, oracle_view, pbem_view, settle
+from .view import (
+    ahead,
+    differences,
+    oracle_view,
+    pbem_view,
+    settle,
+    unsettled_fields,
+    without,
+)
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 
@@ -245,7 +253,8 @@ class Duel:
         state = ahead(self.state, self.site_state)
         ours = settle(pbem_view(state, self.ids), state, self.ids)
         theirs = oracle_view(self.state, self.site_state)
-        found = differences(ours, theirs) + self.certificate_differences()
+        found = without(differences(ours, theirs), unsettled_fields(state, self.site_state)) \
+            + self.certificate_differences()
         if any(f.startswith("acting") for f in found):
             found += self.acting_detail()
         if found:
