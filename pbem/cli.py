@@ -230,6 +230,8 @@ def audit(env: Env, game: int) -> None:
         result = service.audit(store, game)
     except StoreError as exc:
         fail(str(exc), 1)
+    for note in result.notes:
+        click.echo(note)
     if result.problem:
         fail(f"audit failed: {result.problem}", 1)
     click.echo(f"audit ok: {result.events} events")

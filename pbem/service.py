@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine.errors import RulesError, SetupError
+from .engine.facts import Fact
 from .engine.game import (
     ENGINE_VERSION,
     REFEREE,
@@ -16,6 +17,7 @@ from .engine.game import (
     decide,
     legal_moves,
     new_game,
+    recorded_with,
     seat_players,
     to_act,
 )
@@ -120,9 +122,13 @@ def create_game(
 
 
 def initial(store: Store, game_id: int) -> GameState:
+    """The game before its first event, once the versions it was recorded with are read
+    (a game recorded by a newer pbem is refused: SetupError)."""
     game = store.game(game_id)
     seated = [p["name"] for p in store.players(game_id)]
-    return new_game(game["title"], seated, game["seed"], game["options"])
+    state = new_game(game["title"], seated, game["seed"], game["options"])
+    recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
+    return state
 
 
 def load(store: Store, game_id: int) -> GameState:
@@ -226,12 +232,13 @@ class Recorder:
         self.seq = store.last_seq(game_id)
 
     def command(self, state: GameState, actor: str, action: dict[str, Any],
-                facts: list[Any], log: list[str], source: str | None = None) -> None:
+                facts: list[Fact], log: list[str], source: str | None = None) -> None:
         canonical = format_action(action)
         self.seq += 1
         self.store.append_event(self.game_id, self.seq, kind="command", command=action,
                                 text=canonical, actor=actor, source=source or self.source,
-                                received=self.now, facts=facts, log=log)
+                                received=self.now, facts=[f.to_json() for f in facts],
+                                log=log)
         apply_facts(state, facts)
         self.result.applied.append(Applied(self.seq, canonical, log, actor,
                                            auto=source is not None))
@@ -355,6 +362,8 @@ def undo(store: Store, game_id: int, to_seq: int, *, actor: str, source: str, no
 class AuditResult:
     events: int
     problem: str | None
+    #: what the reader should know (the game was recorded under other rules data)
+    notes: list[str] = field(default_factory=list)
 
 
 def audit(store: Store, game_id: int) -> AuditResult:
@@ -364,6 +373,8 @@ def audit(store: Store, game_id: int) -> AuditResult:
     if broken is not None:
         return AuditResult(len(events), f"event {broken}: its hash does not match the chain")
     state = initial(store, game_id)
+    game = store.game(game_id)
+    notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
     effective: list[dict[str, Any]] = []
     for event in events:
         if event["kind"] == "revert":
@@ -380,13 +391,13 @@ def audit(store: Store, game_id: int) -> AuditResult:
             decision = decide(state, event["actor"], event["command"])
         except RulesError as exc:
             return AuditResult(len(events), f"event {event['seq']} ({event['text']}) is refused "
-                               f"when decided again: {exc}")
-        if decision.facts != event["facts"]:
+                               f"when decided again: {exc}", notes)
+        stored = apply_facts(state, event["facts"])  # read as facts of today (upcast)
+        if decision.records != [f.to_json() for f in stored]:
             return AuditResult(len(events), f"event {event['seq']} ({event['text']}) gives "
-                               "different facts when decided again")
-        apply_facts(state, event["facts"])
+                               "different facts when decided again", notes)
         effective.append(event)
-    return AuditResult(len(events), None)
+    return AuditResult(len(events), None, notes)
 
 
 def waiting_for(state: GameState) -> list[str]:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from email.headerregistry import AddressHeader
+from email.message import EmailMessage
+from typing import cast
 
 from conftest import Game, MailWorld
 
@@ -91,7 +94,7 @@ def play(world: MailWorld, game: Game, until: str, max_moves: int = 400) -> list
 
 
 def check_mail_layout(mail: Delivered) -> None:
-    msg = mail.message
+    msg = cast(EmailMessage, mail.message)  # parsed with the default policy
     assert msg["Auto-Submitted"] == "auto-generated"
     assert msg["X-PBEM-Game"]
     assert msg["Message-ID"].startswith("<pbem.")
@@ -139,7 +142,9 @@ def test_game_start_by_email(world: MailWorld) -> None:
         assert any("SR 2" in m.subject for m in inbox), name
         for mail in inbox:
             check_mail_layout(mail)
-            assert mail.message["Reply-To"].addresses[0].addr_spec == game.reply_address(name)
+            reply_to = mail.message["Reply-To"]
+            assert isinstance(reply_to, AddressHeader)
+            assert reply_to.addresses[0].addr_spec == game.reply_address(name)
         ids += [m.message_id for m in inbox]
     assert len(ids) == len(set(ids))
     assert {mid for (mid,) in sent} <= set(ids) | {d.message_id for d in world.sink.delivered}

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from cli_driver import Cli
 from enginehelp import Table, sell_all_privates
-from test_render_positions import late_1830, midgame_1830
+from positions import late_1830, midgame_1830
+from renderhelp import check_lines, row
 
 from pbem.engine.game import legal_moves, new_game, to_act
 from pbem.notation import parse_command
@@ -23,24 +24,7 @@ from pbem.render.tables import tables_text
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def check_lines(text: str) -> None:
-    """Lines of at most 78 characters, except the map drawing (at most 100)."""
-    in_map = False
-    for line in text.splitlines():
-        if line.startswith("MAP ("):
-            in_map = True
-        elif line.startswith("Legend:"):
-            in_map = False
-        assert len(line) <= (100 if in_map else 78), line
-
-
 # -- hidden information -----------------------------------------------------------------------
-
-
-def row(text: str, first: str) -> list[str]:
-    found = re.search(rf"^\*?{re.escape(first)}\s.*$", text, re.M)
-    assert found, f"no row for {first}"
-    return found.group(0).split()
 
 
 def test_open_game_shows_everything_to_everyone() -> None:

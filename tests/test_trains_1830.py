@@ -170,7 +170,7 @@ def test_7_0_bank_break_in_an_operating_round_ends_after_the_set() -> None:
     assert t.state.ending == {"reason": "bank", "after": "set"}
     while not t.state.finished:
         t.act(t.current, "pass")
-    result = t.state.result
+    result = t.result
     assert result["reason"] == "bank" and set(result["scores"]) == {"A", "B", "C", "D"}
     assert t.state.bank < 0  # paid on paper
 
@@ -219,8 +219,22 @@ def test_6_7_bankruptcy_ends_the_game_at_once() -> None:
         t.state.corps["PRR"].certs[index] = "ipo"  # A keeps only the president's 20%
     assert "bankrupt" not in t.refused("A", "pass")
     t.act("A", "bankrupt")
-    assert t.state.finished and t.state.result["reason"] == "bankruptcy"
-    assert t.state.result["bankrupt"] == "A"
+    assert t.state.finished and t.result["reason"] == "bankruptcy"
+    assert t.result["bankrupt"] == "A"
+    assert t.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
+
+
+def test_6_7_bankrupt_presidents_money_goes_to_the_bank() -> None:
+    """6.7 note: "The bankrupt president's final score is the value of all of the shares
+    that he could not sell": the money he has left is forfeited to the bank (as on
+    18xx.games, where it found a difference in the bank's and the player's cash)."""
+    t = prr_forced_to_buy(20)
+    t.state.corps["NYC"].certs[5] = t.state.corps["NYC"].certs[6] = "ipo"
+    for index in (2, 3, 4):
+        t.state.corps["PRR"].certs[index] = "ipo"
+    bank = t.state.bank
+    t.act("A", "bankrupt")
+    assert t.cash("A") == 0 and t.state.bank == bank + 20
     assert t.state.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
 
 
@@ -283,4 +297,4 @@ def test_7_0_bank_break_in_a_stock_round_ends_after_one_more_set() -> None:
     while t.state.round["kind"] == "stock":
         t.act(t.state.round["current"], "pass")
     # then one set of operating rounds (here empty: nothing has floated) and the end
-    assert t.state.finished and t.state.result["reason"] == "bank"
+    assert t.state.finished and t.result["reason"] == "bank"

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..engine.auction import unsold
 from ..engine.board import tile_at
-from ..engine.game import REFEREE, legal_moves
+from ..engine.game import REFEREE
 from ..engine.ortrack import lay_fields
 from ..engine.ortrains import in_emergency
 from ..engine.rounds import floated_in_order
@@ -21,6 +21,7 @@ from ..engine.state import POOL as POOL_HOLDER
 from . import ids
 from .routes import RouteError, written_stops
 from .shadow import GONE, POOL
+from .siteflow import site_passes_for
 from .sitelog import SiteAction
 from .translate import Command, Translator, Unsupported
 
@@ -109,8 +110,7 @@ class CommonTranslator(Translator):
         current = rnd["current"]
         if site.get("entity_type") == "company" and site.get("type") == "buy_shares":
             return []  # MH exchanged: any time
-        only_pass = all(m["action"]["type"] in ("pass", "exchange")
-                        for m in legal_moves(state).get(current, []))
+        only_pass = site_passes_for(state, current)
         if site.get("entity_type") == "player" and self.player(site["entity"]) == current:
             if rnd["turn"]["acted"] and only_pass:
                 return [Command(current, {"type": "pass"},

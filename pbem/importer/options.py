@@ -30,6 +30,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "forced_sale": "any",
         "bankruptcy": "declare",
         "share_limit_compliance": "keep",
+        "auction_order": "lowest-bid",
     },
 }
 

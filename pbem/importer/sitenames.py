@@ -91,5 +91,11 @@ class SiteNames:
             self.trains.setdefault(dest, []).append(train)
         return train
 
-    def train_of(self, holder: str, name: str) -> str:
-        return next(t for t in self.trains.get(holder, []) if t.rsplit("-", 1)[0] == name)
+    def train_of(self, holder: str, name: str, used: set[str] | None = None) -> str:
+        """The id of a ``name`` train ``holder`` has, other than those in ``used`` (which
+        then gets it)."""
+        used = used if used is not None else set()
+        train = next(t for t in self.trains.get(holder, [])
+                     if t.rsplit("-", 1)[0] == name and t not in used)
+        used.add(train)
+        return train
