@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.policy import default as default_policy
@@ -53,7 +53,7 @@ class Size:
     image: int  # bytes of the picture (decoded), 0 for none
 
 
-def your_turn_size(state: GameState, events: Sequence[Mapping[str, Any]], mode: str,
+def your_turn_size(state: GameState, events: Sequence[dict[str, Any]], mode: str,
                    viewer: str | None = None) -> Size:
     """The your-turn mail the player to act (or ``viewer``) gets in ``state``;
     ``events``: the game's events up to it (for "Since your last turn")."""

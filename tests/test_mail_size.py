@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from mailtable import Table
-from test_render_1870 import midgame_1870
-from test_render_positions import late_1830
+from positions import late_1830, midgame_1870
 
 from bench.bench_mail_size import your_turn_size
 from pbem import service

@@ -223,9 +223,9 @@ def test_run_example_is_the_operating_company_s_own() -> None:
         table.state.corps[corp].trains = []
     give_train(table, "C&O", "3")
     give_train(table, "PRR", "2")
-    seen = []
+    seen: list[str] = []
     while len(seen) < 2:
-        who, corp = table.current, table.state.round["current"]
+        who, corp = table.current, str(table.state.round["current"])
         moves = [dict(m["action"]) for m in legal_moves(table.state)[who]]
         if any(m["type"] == "run" for m in moves):
             [offer] = [o for o in offers(table.state, who) if o.example == "run"]
@@ -240,14 +240,14 @@ def test_run_example_is_the_operating_company_s_own() -> None:
         table.act(who, pick.pop("type"), **pick)
     assert sorted(seen) == ["C&O", "PRR"]
     for state in (midgame_1830(), late_1830()):
-        corp = state.round.get("current")
-        if not corp:
+        current = state.round.get("current")
+        if not current:
             continue
         for name in state.names:
             for offer in offers(state, name):
                 found = re.search(r"e\.g\. run (\w+):", offer.note)
                 if offer.example == "run" and found:
-                    assert found.group(1) in state.corps[corp].trains
+                    assert found.group(1) in state.corps[current].trains
 
 
 def test_a_stock_turn_is_one_mail() -> None:
