@@ -118,13 +118,16 @@ def act(env: Env, game: int, actor: str, commands: str) -> None:
 
     Exit 0 when applied, 1 when refused (nothing is recorded then). The referee
     (--as referee) may end the game now ("end game") or act for a player
-    ("as Alice pass").
+    ("as Alice pass"). Standing orders are set here too ("auto pass", "auto buy
+    PRR until 60%", "auto cancel", "auto" lists them); the orders that are due are
+    carried out after the commands, each as its player's command.
 
     \b
     Example:
       pbem act 1 --as Alice "bid CA 170"
       pbem act 1 --as Bob "sell 2 PRR; buy NYC"
       pbem act 1 --as referee "end game"
+      pbem act 1 --as Carol "auto buy PRR until 60%"
     """
     store = env.store()
     try:
@@ -134,9 +137,13 @@ def act(env: Env, game: int, actor: str, commands: str) -> None:
     except (StoreError, SetupError) as exc:
         fail(str(exc), 1)
     for applied in result.applied:
-        click.echo(f"[{applied.seq}] {applied.text}")
+        own = applied.actor.lower() == actor.lower() and not applied.auto
+        who = "" if own or not applied.actor else f"{applied.actor}: "
+        click.echo(f"[{applied.seq}] {who}{applied.text}")
         for line in applied.log:
             click.echo(f"    {line}")
+    for answer in result.answers:
+        click.echo(answer)
     assert result.state is not None
     waiting = service.waiting_for(result.state)
     if waiting:
@@ -223,6 +230,8 @@ def audit(env: Env, game: int) -> None:
         result = service.audit(store, game)
     except StoreError as exc:
         fail(str(exc), 1)
+    for note in result.notes:
+        click.echo(note)
     if result.problem:
         fail(f"audit failed: {result.problem}", 1)
     click.echo(f"audit ok: {result.events} events")

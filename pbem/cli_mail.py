@@ -199,7 +199,7 @@ def inbox_list(ctx: click.Context, status: str | None, config_path: str | None) 
     Example:
       pbem inbox list --status dead
     """
-    from .mail.inbox import summary
+    from .mail.processing.inbox import summary
 
     store = _store(ctx, _config(config_path))
     for row in store.inbox_list(status):
@@ -218,7 +218,7 @@ def inbox_show(ctx: click.Context, inbox_id: int, raw: bool, config_path: str | 
     Example:
       pbem inbox show 12
     """
-    from .mail.inbox import describe
+    from .mail.processing.inbox import describe
 
     store = _store(ctx, _config(config_path))
     try:
@@ -243,7 +243,7 @@ def inbox_retry(ctx: click.Context, inbox_ids: tuple[int, ...], config_path: str
     Example:
       pbem inbox retry 12
     """
-    from .mail.inbox import retry
+    from .mail.processing.inbox import retry
 
     config = _config(config_path)
     store = _store(ctx, config)
@@ -308,10 +308,8 @@ def outbox_list(ctx: click.Context, status: str | None, limit: int,
     Example:
       pbem outbox list --status failed
     """
-    from .mail.queries import outbox_list as rows
-
     store = _store(ctx, _config(config_path))
-    for row in rows(store, status, limit):
+    for row in store.outbox_list(status, limit):
         error = f"  [{row['last_error']}]" if row["last_error"] else ""
         click.echo(f"#{row['id']:<5} {row['status']:<8} {row['attempts']}x "
                    f"{row['created'][:19]} {row['recipient']:<28} {row['subject'][:50]}{error}")
@@ -330,12 +328,10 @@ def outbox_retry(ctx: click.Context, outbox_ids: tuple[int, ...], all_failed: bo
     Example:
       pbem outbox retry --failed
     """
-    from .mail.queries import outbox_list as rows
-
     store = _store(ctx, _config(config_path))
     ids = list(outbox_ids)
     if all_failed:
-        ids += [r["id"] for r in rows(store, "failed", 100000)]
+        ids += [r["id"] for r in store.outbox_list("failed", 100000)]
     if not ids:
         _fail("name the mails to retry, or use --failed", 2)
     moment = clock.now()
@@ -365,7 +361,7 @@ def welcome_command(ctx: click.Context, game: int, send: bool, config_path: str 
     Example:
       pbem welcome 12
     """
-    from .mail.welcome import queue_welcome, reissue_keys
+    from .mail.outbound.welcome import queue_welcome, reissue_keys
 
     config = _config(config_path, smtp=send)
     store = _store(ctx, config)
@@ -384,7 +380,7 @@ def welcome_command(ctx: click.Context, game: int, send: bool, config_path: str 
 def send_welcome(db: str | None, created: Any, config_path: str | None = None) -> None:
     """For ``pbem new --email``: queue and send the welcome mails of a game just made
     (``created`` is service.NewGame, whose keys are known only now)."""
-    from .mail.welcome import queue_welcome
+    from .mail.outbound.welcome import queue_welcome
 
     config = _config(config_path, smtp=True)
     store = open_store(db or config.database or None, now=clock.now())

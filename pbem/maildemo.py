@@ -24,8 +24,8 @@ from . import service
 from .mail.clock import now
 from .mail.config import ImapConfig, MailConfig, SmtpConfig
 from .mail.embedded import Delivered, EmbeddedImap, MailSink
+from .mail.outbound.welcome import queue_welcome
 from .mail.serve import serve
-from .mail.welcome import queue_welcome
 from .store import open_store
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]

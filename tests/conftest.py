@@ -25,10 +25,10 @@ import pytest
 
 from pbem import service
 from pbem.mail.clock import now
-from pbem.mail.compose import reply_tag
 from pbem.mail.config import load_config
 from pbem.mail.embedded import Delivered, MailSink
-from pbem.mail.welcome import queue_welcome
+from pbem.mail.outbound.compose import reply_tag
+from pbem.mail.outbound.welcome import queue_welcome
 from pbem.store import Store, open_store
 
 SERVICE = "pbem@games.test"

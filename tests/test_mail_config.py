@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pbem.mail.config import ConfigError, load_config
-from pbem.mail.templates import fill, wrap
+from pbem.mail.outbound.templates import fill, wrap
 
 EXAMPLE = """\
 [service]

@@ -14,20 +14,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.junk import authentication_failure, classify, parse_authentication_results
-from pbem.mail.reading import (
-    MAX_COMMAND_LINES,
-    MAX_IGNORED_LISTED,
+from pbem.mail.inbound.html import html_to_text
+from pbem.mail.inbound.junk import authentication_failure, classify, parse_authentication_results
+from pbem.mail.inbound.mime import (
     InboundMail,
-    StopReason,
-    command_lines,
     decode_header_words,
     decode_text,
-    html_to_text,
     parse_message,
     unflow,
 )
-from pbem.mail.routing import (
+from pbem.mail.inbound.replies import (
+    MAX_COMMAND_LINES,
+    MAX_IGNORED_LISTED,
+    StopReason,
+    command_lines,
+)
+from pbem.mail.inbound.routing import (
     find_plus_address,
     key_line,
     plus_address_tag,

@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 from cli_driver import Cli
-from test_mail_service import NOW, Mail, Table
+from mailtable import NOW, Mail, Table
 
 from pbem import service
-from pbem.mail.commands import MailRun
-from pbem.mail.compose import build, message_id
-from pbem.mail.notify import game_over_mail
+from pbem.mail.outbound.compose import build, message_id
+from pbem.mail.outbound.notify import Activity, game_over_mail
 from pbem.render import RECENT_LIMIT, since_last_turn
 
 
@@ -132,7 +131,7 @@ def test_game_over_mail_shows_the_recap(table: Table) -> None:
     state.finished = True
     state.result = {"reason": "The bank is broken.", "scores": {"Ann": 4200, "Ben": 5100},
                     "winners": ["Ben"], "bankrupt": None}
-    run = MailRun(table.game, "Ann", 0, "<x@y>", NOW, happened=["Ann: pass"])
+    run = Activity(table.game, "Ann", happened=["Ann: pass"])
     game = table.store.game(table.game)
     for name, recent, shown in (("Cat", ["Ann passes."], "Since your last turn:"),
                                 ("Ann", [], "What happened:")):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from enginehelp import Table, sell_all_privates
 
 from pbem.engine.context import Ctx
+from pbem.engine.facts import MarketMove
 from pbem.engine.market import cell_down, cell_left, cell_right, cell_up, operating_order
 from pbem.engine.title import load_title
 
@@ -229,9 +230,9 @@ def test_4_5_arriving_token_goes_under_and_6_0_order() -> None:
     # both at 67 in one box: NYC arrived first, so it is on top and operates first
     assert operating_order(state, ["PRR", "NYC"]) == ["NYC", "PRR"]
     ctx = Ctx(state, "A")
-    ctx.emit("market", corp="NYC", row=5, col=7)  # NYC to 71, right of the 67 box
+    ctx.emit(MarketMove.to(state, "NYC", 5, 7))  # NYC to 71, right of the 67 box
     assert operating_order(state, ["PRR", "NYC"]) == ["NYC", "PRR"]
-    ctx.emit("market", corp="PRR", row=4, col=6)  # PRR to 71 in the par column, higher row
+    ctx.emit(MarketMove.to(state, "PRR", 4, 6))  # PRR to 71 in the par column, higher row
     assert operating_order(state, ["PRR", "NYC"]) == ["NYC", "PRR"]  # further right first
 
 

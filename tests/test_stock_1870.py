@@ -7,12 +7,11 @@ from typing import Any
 
 from enginehelp import Table
 
-from pbem.engine.closing import CLOSED
 from pbem.engine.context import Ctx
-from pbem.engine.facts import apply
+from pbem.engine.game import apply_facts
 from pbem.engine.market import move
 from pbem.engine.shares import certificate_limit
-from pbem.engine.state import BANK, IPO, POOL, corp_holder, player_holder
+from pbem.engine.state import BANK, CLOSED, IPO, POOL, corp_holder, player_holder
 
 NAMES = ["P1", "P2", "P3", "P4", "P5"]
 
@@ -23,7 +22,7 @@ def table(names: list[str] | None = None, **options: str) -> Table:
 
 def put(t: Table, fact: dict[str, Any]) -> None:
     """Set up a position directly (test scaffolding, not a game move)."""
-    apply(t.state, fact)
+    apply_facts(t.state, [fact])
 
 
 def place_token(t: Table, corp: str, price: int, area: str = "upper") -> tuple[int, int]:
@@ -550,6 +549,7 @@ def test_p17_redeem_from_the_open_market_at_market_price() -> None:
     t = company_with_pool_share()
     st = t.state
     price = st.price("IC")
+    assert price is not None
     t.act("P3", "redeem", corp="IC", **{"from": None})
     assert st.corps["IC"].certs[7] == corp_holder("IC")
     assert st.corps["IC"].cash == 1000 - price and st.price("IC") == price

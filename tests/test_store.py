@@ -130,6 +130,31 @@ def test_new_migration_is_applied_once(store: Store) -> None:
     assert "deadline" in store.db.table("games").columns_dict
 
 
+def test_outbox_purpose_is_filled_in_for_older_mail(db_path: Path) -> None:
+    """0002: older rows get their purpose from their Message-ID; the mail queries use it."""
+    with open_store(db_path, now=T0) as s:
+        pass
+    conn = sqlite3.connect(db_path)  # a file as the code before 0002 left it
+    conn.execute("DROP INDEX outbox_recipient_purpose")
+    conn.execute("ALTER TABLE outbox DROP COLUMN purpose")
+    conn.execute("DELETE FROM migrations WHERE name = '0002_outbox_purpose'")
+    for n, mid in enumerate(["<pbem.3.re.ab12@x.test>", "<pbem.3.turn.cd34@x.test>",
+                             "<other@x.test>"]):
+        conn.execute("INSERT INTO outbox (message_id, game_id, recipient, subject, raw, "
+                     "created, next_attempt) VALUES (?, 3, 'Ann@x.test', 's', x'00', ?, ?)",
+                     [mid, f"2024-05-0{n + 1}", f"2024-05-0{n + 1}"])
+    conn.commit()
+    conn.close()
+    with open_store(db_path, now=T0) as s:
+        assert [r["purpose"] for r in s.outbox_list()] == [None, "turn", "re"]
+        assert s.outbox_count("ann@x.test", "2024-05-01", ("re", "rej")) == 1
+        assert s.outbox_count("ann@x.test", "2024-05-02", ("re", "rej")) == 0
+        found = s.outbox_by_message_id("<pbem.3.turn.cd34@x.test>")
+        assert found is not None and found["purpose"] == "turn"
+        assert s.outbox_next_due() == "2024-05-01"
+        assert s.inbox_processed_uids("INBOX", 1, []) == set()
+
+
 def test_failing_migration_leaves_no_trace(store: Store) -> None:
     def broken(db: Any) -> None:
         db.execute("CREATE TABLE half (x)")
@@ -183,6 +208,9 @@ def test_create_game_and_players(store: Store) -> None:
         "email": "alice@example.org",
         "key_hash": "ha",
         "notify": "every",
+        "mail": "full",
+        "picture": "on",
+        "tz": "UTC",
     }
     assert store.players(game_id + 1) == []
 
@@ -232,6 +260,15 @@ def test_player_and_game_updates(store: Store, game: int) -> None:
     assert (bob["notify"], bob["key_hash"]) == ("round", "h2b")
     with pytest.raises(StoreError, match="every, round, turn"):
         store.set_notify(game, 1, "never")
+    store.set_player_setting(game, 1, "mail", "compact")
+    store.set_player_setting(game, 1, "tz", "Europe/Berlin")
+    assert (store.players(game)[0]["mail"], store.players(game)[0]["tz"]) == \
+        ("compact", "Europe/Berlin")
+    with pytest.raises(StoreError, match="full, compact"):
+        store.set_player_setting(game, 1, "mail", "tiny")
+    with pytest.raises(StoreError, match="no setting 'colour'"):
+        store.set_player_setting(game, 1, "colour", "red")
+    assert [p["name"] for p in store.players_by_email(" ALICE@new.example.org")] == ["Alice"]
     for status in ("paused", "active", "finished"):
         store.set_status(game, status)
         assert store.game(game)["status"] == status

@@ -10,6 +10,7 @@ and the closing section (a token entering it closes the company).
 from __future__ import annotations
 
 from .context import Ctx
+from .facts import MarketMove
 from .state import GameState
 from .title import Market
 
@@ -113,7 +114,7 @@ def move(ctx: Ctx, corp: str, direction: str, steps: int = 1, close: bool = True
     if (row, col) == tuple(cell):
         ctx.log(f"{corp} share value stays at ${before}.")
         return
-    ctx.emit("market", corp=corp, row=row, col=col)
+    ctx.emit(MarketMove.to(state, corp, row, col))
     ctx.log(f"{corp} share value moves {direction} from ${before} to ${state.price(corp)}.")
     if close and state.rules.zone_allows(state.zone(corp), "closes"):
         from .closing import close_company

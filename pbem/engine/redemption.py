@@ -164,7 +164,7 @@ def reissue(ctx: Ctx, corp: str) -> None:
     indexes = ordinary_indexes(state, corp, corp_holder(corp))
     for index in indexes:
         ctx.move_cert(corp, index, IPO)
-    ctx.emit("corp", corp=corp, values={"par": par, "reissued": True})
+    ctx.corp_set(corp, par=par, reissued=True)
     ctx.log(f"{corp} reissues {len(indexes)} share{'s' if len(indexes) > 1 else ''} to the "
             f"initial offering at a par value of {money(par)}; the money from their sale may "
             "be used from the next operating round.")
@@ -175,14 +175,14 @@ def ipo_sale_pays_company(ctx: Ctx, corp: str, amount: int) -> None:
     """A reissued share bought from the initial offering: the price goes to the company,
     frozen until the next operating round (p.18)."""
     c = ctx.state.corps[corp]
-    ctx.emit("corp", corp=corp, values={"frozen": c.frozen + amount})
+    ctx.corp_set(corp, frozen=c.frozen + amount)
 
 
 def unfreeze(ctx: Ctx) -> None:
     """At the start of an operating round, reissue money becomes usable."""
     for sym, c in ctx.state.corps.items():
         if c.frozen:
-            ctx.emit("corp", corp=sym, values={"frozen": 0})
+            ctx.corp_set(sym, frozen=0)
 
 
 # -- what may be done ---------------------------------------------------------------------

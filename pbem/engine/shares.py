@@ -116,7 +116,7 @@ def check_float(ctx: Ctx, corp: str) -> None:
     c = ctx.state.corps[corp]
     if not c.floated and sold_from_ipo_percent(ctx.state, corp) >= \
             ctx.state.rules.corp_float_percent(corp):
-        ctx.emit("corp", corp=corp, values={"floated": True})
+        ctx.corp_set(corp, floated=True)
         ctx.log(f"{corp} floats.")
 
 

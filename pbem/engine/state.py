@@ -16,6 +16,8 @@ from .board import BoardState, Map, load_map
 from .title import Title, load_title, load_title_for, variant_options
 
 BANK, IPO, POOL = "bank", "ipo", "pool"
+#: the holder of a closed company's certificates (out of the game)
+CLOSED = "closed"
 
 
 def player_holder(name: str) -> str:

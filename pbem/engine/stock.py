@@ -12,6 +12,7 @@ from typing import Any
 from . import protection, redemption
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
+from .facts import Par, PrivateOwner
 from .shares import (
     certificate_count,
     certificate_limit,
@@ -91,7 +92,7 @@ def place_par_token(ctx: Ctx, corp: str, price: int) -> None:
     require(cell is not None, f"{money(price)} is not a par value; choose one of {pars}.",
             "1830 4.2")
     assert cell is not None
-    ctx.emit("par", corp=corp, price=price, row=cell.row, col=cell.col)
+    ctx.emit(Par.at(ctx.state, corp, price, cell.row, cell.col))
     ctx.log(f"{corp} is parred at {money(price)}.")
 
 
@@ -320,7 +321,7 @@ def answer_proposal(ctx: Ctx, accepted: bool) -> None:
     sym, seller, buyer, price = prop["private"], prop["seller"], prop["buyer"], prop["price"]
     require(player_cash(state, buyer) >= price, f"{buyer} no longer has {money(price)}.")
     ctx.pay(player_holder(buyer), player_holder(seller), price)
-    ctx.emit("private", sym=sym, owner=player_holder(buyer))
+    ctx.emit(PrivateOwner(sym, player_holder(buyer)))
     ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
     ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=prop["proposer"])
 

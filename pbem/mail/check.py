@@ -5,8 +5,8 @@ from __future__ import annotations
 import aiosmtplib
 
 from .config import ConfigError, MailConfig
-from .imap import Mailbox, MailboxError
-from .smtp import connect
+from .inbound.imap import Mailbox, MailboxError
+from .outbound.smtp import connect
 
 
 async def check_servers(config: MailConfig) -> tuple[list[str], bool]:

@@ -9,18 +9,19 @@ transaction), then mark done on the server; see docs/mail-service.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from ..store import Store, StoreBusy
 from .clock import now, seconds_until
 from .config import MailConfig
 from .faults import fault
-from .imap import Mailbox, MailboxError
-from .process import process_inbox, store_message
-from .queries import next_due, processed_uids
-from .smtp import Sender
+from .inbound.imap import Mailbox, MailboxError
+from .outbound.smtp import Sender
+from .processing.process import process_inbox, store_message
 
 log = logging.getLogger("pbem.mail")
 MAX_BACKOFF = 300.0
@@ -49,7 +50,7 @@ class Poller:
         """Handle every waiting message, oldest first, until done or stopped."""
         report = PollReport()
         uids = await mailbox.pending()
-        already = processed_uids(self.store, mailbox.name, mailbox.uidvalidity, uids)
+        already = self.store.inbox_processed_uids(mailbox.name, mailbox.uidvalidity, uids)
         for uid in uids:
             if self.stop.is_set():
                 break
@@ -83,27 +84,50 @@ class Poller:
         return "again" if outcome.note == "already handled" else outcome.status
 
     async def run(self) -> None:
-        """Poll until stopped, reconnecting with backoff after any failure."""
+        """Poll until stopped, reconnecting with backoff after any failure. A stop ends
+        whatever is awaited at once (connecting, waiting for news, a slow answer): the
+        processing of a message is never interrupted (it awaits nothing), and a message
+        processed but not yet marked done is only marked on the next start."""
         backoff = 1.0
         while not self.stop.is_set():
             mailbox = Mailbox(self.config.imap, self.config.imap.secret())
             try:
-                await mailbox.open()
-                self.connected.set()
-                backoff = 1.0
-                while not self.stop.is_set():
-                    await self.drain(mailbox)
-                    if self.stop.is_set():
-                        break
-                    await mailbox.wait(self.stop)
+                if await _unless_stopped(self._session(mailbox), self.stop):
+                    backoff = 1.0
             except MailboxError as exc:
                 log.warning("IMAP: %s; reconnecting in %.0f s", exc, backoff)
-                self.connected.clear()
                 await _sleep_unless(self.stop, backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
             finally:
                 self.connected.clear()
                 await mailbox.close()
+
+    async def _session(self, mailbox: Mailbox) -> bool:
+        """One connection: open, then drain and wait until stopped; True once open."""
+        await mailbox.open()
+        self.connected.set()
+        while not self.stop.is_set():
+            await self.drain(mailbox)
+            if self.stop.is_set():
+                break
+            await mailbox.wait(self.stop)
+        return True
+
+
+async def _unless_stopped(work: Awaitable[bool], stop: asyncio.Event) -> bool:
+    """``work``'s result, or False when ``stop`` is set first (``work`` is cancelled)."""
+    task = asyncio.ensure_future(work)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return False
+    return task.result()
 
 
 class SendLoop:
@@ -119,7 +143,7 @@ class SendLoop:
             while not self.stop.is_set():
                 self.wake.clear()
                 await self.sender.send_due(self.stop)
-                due = next_due(self.store)
+                due = self.store.outbox_next_due()
                 timeout = POLL_OUTBOX if due is None else min(max(seconds_until(due, now()), 0.05),
                                                            POLL_OUTBOX)
                 await _wait_any(self.wake, self.stop, timeout)

@@ -97,6 +97,21 @@ class MailQueueMixin(StoreBase):
                 [status, error, game_id, processed, inbox_id],
             )
 
+    def inbox_processed_uids(self, mailbox: str, uidvalidity: int, uids: list[int]) -> set[int]:
+        """Which of ``uids`` are stored and no longer 'new' (they need only flagging on the
+        server)."""
+        done: set[int] = set()
+        for start in range(0, len(uids), 500):
+            chunk = uids[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = self._rows(
+                f"""SELECT uid FROM inbox WHERE mailbox = ? AND uidvalidity = ?
+                    AND status != 'new' AND uid IN ({marks})""",
+                [mailbox, uidvalidity, *chunk],
+            )
+            done.update(int(row["uid"]) for row in rows)
+        return done
+
     def inbox_list(self, status: str | None = None) -> list[dict[str, Any]]:
         """Inbound messages, oldest first, all or those with one status."""
         if status is None:
@@ -114,9 +129,11 @@ class MailQueueMixin(StoreBase):
         subject: str,
         raw: bytes,
         created: str,
+        purpose: str | None = None,
     ) -> int:
         """Queue a message, due at once. Adding a Message-ID that is already queued
-        writes nothing and returns the existing id (the Message-ID is stable)."""
+        writes nothing and returns the existing id (the Message-ID is stable).
+        ``purpose``: what the mail is (the mail service's word: ``re``, ``turn``, ...)."""
         with self.transaction():
             existing = self._row("SELECT id FROM outbox WHERE message_id = ?", [message_id])
             if existing is not None:
@@ -133,6 +150,7 @@ class MailQueueMixin(StoreBase):
                     "attempts": 0,
                     "next_attempt": created,
                     "created": created,
+                    "purpose": purpose,
                 }
             )
             assert table.last_rowid is not None
@@ -143,6 +161,41 @@ class MailQueueMixin(StoreBase):
         if row is None:
             raise StoreError(f"There is no outgoing message #{outbox_id}.")
         return row
+
+    def outbox_by_message_id(self, message_id: str) -> dict[str, Any] | None:
+        """The outgoing message with this Message-ID (without its raw bytes), or None."""
+        return self._row(
+            "SELECT id, game_id, recipient, status, purpose FROM outbox WHERE message_id = ?",
+            [message_id],
+        )
+
+    def outbox_count(self, recipient: str, since: str, purposes: tuple[str, ...]) -> int:
+        """How many messages of these purposes were queued to ``recipient`` (any case)
+        at or after ``since``."""
+        marks = ", ".join("?" for _ in purposes)
+        row = self._row(
+            f"""SELECT COUNT(*) AS n FROM outbox WHERE lower(recipient) = ? AND created >= ?
+                AND purpose IN ({marks})""",
+            [recipient.lower(), since, *purposes],
+        )
+        return int(row["n"]) if row else 0
+
+    def outbox_list(self, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """Outgoing messages, newest first, without their raw bytes."""
+        columns = ("id, message_id, game_id, recipient, subject, purpose, status, attempts, "
+                   "next_attempt, last_error, created, sent")
+        if status is None:
+            return self._rows(f"SELECT {columns} FROM outbox ORDER BY id DESC LIMIT ?", [limit])
+        _check_status("an outgoing message", status, OUTBOX_STATUSES)
+        return self._rows(
+            f"SELECT {columns} FROM outbox WHERE status = ? ORDER BY id DESC LIMIT ?",
+            [status, limit],
+        )
+
+    def outbox_next_due(self) -> str | None:
+        """The earliest next attempt of a pending message, or None."""
+        row = self._row("SELECT MIN(next_attempt) AS due FROM outbox WHERE status = 'pending'")
+        return row["due"] if row else None
 
     def outbox_due(self, now: str) -> list[dict[str, Any]]:
         """Pending messages whose next attempt is at or before ``now``, oldest first."""

@@ -9,6 +9,7 @@ shipped.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 
@@ -108,8 +109,36 @@ def m0001_initial(db: Database) -> None:
     )
 
 
+_PURPOSE_IN_ID = re.compile(r"<pbem\.\d+\.([a-z]+)\.")
+
+
+def m0002_outbox_purpose(db: Database) -> None:
+    """outbox.purpose (what a mail is: re, rej, turn, ...), read until now from its
+    Message-ID ``<pbem.<game>.<purpose>.<random>@domain>``; filled in for older rows."""
+    db.execute("ALTER TABLE outbox ADD COLUMN purpose TEXT")
+    rows = db.execute("SELECT id, message_id FROM outbox").fetchall()
+    for row_id, message_id in rows:
+        found = _PURPOSE_IN_ID.match(message_id or "")
+        if found:
+            db.execute("UPDATE outbox SET purpose = ? WHERE id = ?", [found.group(1), row_id])
+    db.execute("CREATE INDEX outbox_recipient_purpose ON outbox (recipient, purpose, created)")
+
+
+def m0003_player_settings(db: Database) -> None:
+    """Each player's mail settings besides ``notify``: ``mail`` (full or compact),
+    ``picture`` (on or off: the map as an image in full mails), ``tz`` (IANA name)."""
+    _run(db, [
+        "ALTER TABLE players ADD COLUMN mail TEXT NOT NULL DEFAULT 'full'",
+        "ALTER TABLE players ADD COLUMN picture TEXT NOT NULL DEFAULT 'on'",
+        "ALTER TABLE players ADD COLUMN tz TEXT NOT NULL DEFAULT 'UTC'",
+        "CREATE INDEX events_game_kind ON events (game_id, kind)",
+    ])
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
+    ("0002_outbox_purpose", m0002_outbox_purpose),
+    ("0003_player_settings", m0003_player_settings),
 ]
 
 

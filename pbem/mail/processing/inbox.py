@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..store import Store
-from .config import MailConfig
+from ...store import Store
+from ..config import MailConfig
+from ..inbound.mime import parse_message
+from ..inbound.replies import command_lines
 from .process import Outcome, process_inbox
-from .reading import command_lines, parse_message
 
 
 def summary(row: dict[str, Any]) -> str:

@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import Store, UnknownGame, check_key
-from ..store.keys import KEY_LENGTH
-from .compose import game_of_own_id, reply_tag
-from .config import MailConfig
-from .queries import outbox_by_message_id
-from .reading import InboundMail
+from ...store import Store, UnknownGame, check_key
+from ...store.keys import KEY_LENGTH
+from ..config import MailConfig
+from ..outbound.compose import game_of_own_id, reply_tag
+from .mime import InboundMail
 from .routing import find_plus_address, referenced_ids, subject_tag
 
 
@@ -25,6 +24,8 @@ class Sender:
     player: dict[str, Any] | None  # the authenticated player, or None
     reason: str = ""  # why not, for the rejection reply
     notify: dict[str, Any] | None = None  # whose address of record hears of a rejection
+    #: the player's key came from another address: the reply address has leaked
+    leaked: bool = False
 
 
 def _exists(store: Store, game_id: int) -> bool:
@@ -45,10 +46,21 @@ def find_game(store: Store, config: MailConfig, mail: InboundMail) -> tuple[int,
     if tagged is not None and _exists(store, tagged):
         return tagged, None
     for mid in referenced_ids(mail):
-        row = outbox_by_message_id(store, mid)
+        row = store.outbox_by_message_id(mid)
         game_id = row["game_id"] if row else game_of_own_id(config, mid)
         if game_id is not None and _exists(store, game_id):
             return int(game_id), None
+    return None
+
+
+def game_by_key(store: Store, mail: InboundMail, key: str | None) -> int | None:
+    """The game of a mail that names none (no reply address, tag or reference of ours)
+    but comes from a player's address of record with his key on a ``key`` line."""
+    if not key or not mail.from_addr:
+        return None
+    for player in store.players_by_email(mail.from_addr):
+        if player["status"] == "active" and key_matches(player["game_id"], player, key):
+            return int(player["game_id"])
     return None
 
 
@@ -74,5 +86,5 @@ def authenticate(store: Store, mail: InboundMail, game_id: int,
         if any(key_matches(game_id, player, key) for key in given):
             return Sender(None, f"it came from {mail.from_addr or 'an unknown address'}, which "
                           f"is not your address of record, although it carries your key",
-                          notify=player)
+                          notify=player, leaked=True)
     return Sender(None, f"{mail.from_addr or 'the sender'} is not a player of game #{game_id}")

@@ -13,11 +13,11 @@ from typing import Any
 
 import aiosmtplib
 
-from ..store import Store
-from .clock import later, now
+from ...store import Store
+from ..clock import later, now
+from ..config import MailConfig
+from ..faults import fault
 from .compose import Outgoing, queue_mail, subject_for
-from .config import MailConfig
-from .faults import fault
 
 log = logging.getLogger("pbem.mail.smtp")
 

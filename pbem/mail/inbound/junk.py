@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from pbem.mail.reading import InboundMail
+from .mime import InboundMail
 
 __all__ = ["Verdict", "authentication_failure", "classify", "parse_authentication_results"]
 

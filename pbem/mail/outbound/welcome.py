@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .. import service
-from ..store import Store, hash_key, new_player_key
+from ... import service
+from ...store import Store, hash_key, new_player_key
+from ..config import MailConfig
 from .compose import queue_mail, subject_for, thread_root
-from .config import MailConfig
 from .notify import board_block, game_mail, prompt_block
-from .views import game_view
+from .views import StateViews
 
 
 def queue_welcome(store: Store, config: MailConfig, game_id: int, keys: dict[str, str],
@@ -15,7 +15,7 @@ def queue_welcome(store: Store, config: MailConfig, game_id: int, keys: dict[str
     """Queue one welcome mail per player (``keys``: name -> the key just issued);
     the Message-IDs. The player to act first also finds the prompt in it."""
     game = store.game(game_id)
-    state = service.load(store, game_id)
+    views = StateViews(service.load(store, game_id))
     players = store.players(game_id)
     seats = ", ".join(p["name"] for p in players)
     ids = []
@@ -26,9 +26,9 @@ def queue_welcome(store: Store, config: MailConfig, game_id: int, keys: dict[str
             values: dict[str, object] = {
                 "key": keys[player["name"]], "email": player["email"], "seats": seats,
                 "lines_per_mail": config.limits.lines_per_mail,
-                "board_section": _board_and_turn(state, player["name"]),
+                "board_section": _board_and_turn(views, player["name"]),
             }
-            out = game_mail(config, game, player, state, "player-welcome.txt", "welcome", values,
+            out = game_mail(config, game, player, views, "player-welcome.txt", "welcome", values,
                             subject_for(game["title"], game_id,
                                         f"Welcome to game #{game_id}, {player['name']}"))
             out.extra_references = [thread_root(config, game_id, "root")]
@@ -36,8 +36,8 @@ def queue_welcome(store: Store, config: MailConfig, game_id: int, keys: dict[str
     return ids
 
 
-def _board_and_turn(state: service.GameState, name: str) -> str:
-    view = game_view(state, name)
+def _board_and_turn(views: StateViews, name: str) -> str:
+    view = views.view(name)
     prompt = prompt_block(view)
     turn = f"It is your turn first.\n{prompt}" if prompt else ""
     return board_block(view) + "\n" + turn

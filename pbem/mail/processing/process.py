@@ -1,0 +1,282 @@
+"""One inbound message, one transaction (design, sections 3 and 4).
+
+``process_inbox(store, config, inbox_id, now)`` reads the stored raw message,
+decides what it is (junk, rejected, or a player's commands), carries out the
+commands, and queues the reply and the notifications; the inbox row's status,
+the game's events and the outbox rows commit together. A message that makes
+processing fail unexpectedly becomes a dead letter with the error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import traceback
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from ... import service
+from ...engine.state import GameState
+from ...service import CommandError
+from ...store import Store, StoreBusy
+from ..config import MailConfig
+from ..inbound.auth import Sender, authenticate, find_game, game_by_key
+from ..inbound.junk import authentication_failure, classify
+from ..inbound.mime import InboundMail, parse_message
+from ..inbound.replies import command_lines
+from ..inbound.routing import key_line, subject_key
+from ..outbound.compose import REPLY_PURPOSES, Outgoing, queue_mail, reply_tag, subject_for
+from ..outbound.notify import (
+    board_section,
+    game_mail,
+    happened_block,
+    notify_others,
+    prompt_block,
+)
+from ..outbound.templates import shorten, wrap_paragraph
+from ..outbound.views import GameView, StateViews, thread_key
+from .turn import MailTurn
+
+__all__ = ["Outcome", "process_inbox", "store_message"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # processed, ignored, dead
+    note: str = ""
+    game_id: int | None = None
+    #: the game after a processed mail, as the mail's turn left it (never rebuilt
+    #: again: tests compare it with a rebuild from the store)
+    state: GameState | None = field(default=None, compare=False, repr=False)
+
+
+def store_message(store: Store, mailbox: str | None, uidvalidity: int | None, uid: int | None,
+                  raw: bytes, now: str) -> tuple[int, bool]:
+    """Store the raw message once (by UID, else by Message-ID); (inbox id, new?)."""
+    mail = parse_message(raw)
+    mid = mail.message_id or synthetic_message_id(raw)
+    added = store.inbox_add(mailbox, uidvalidity, uid, mid, raw, now)
+    return added.id, added.new
+
+
+def synthetic_message_id(raw: bytes) -> str:
+    """A Message-ID for a mail without one, the same for the same bytes."""
+    return f"<{hashlib.sha256(raw).hexdigest()[:40]}@no-message-id.pbem.invalid>"
+
+
+def process_inbox(store: Store, config: MailConfig, inbox_id: int, now: str) -> Outcome:
+    """Process a stored message whose status is 'new' (others are left alone).
+
+    ``StoreBusy`` is raised (the message stays 'new', to be tried again); any
+    other failure makes it a dead letter.
+    """
+    try:
+        with store.transaction():
+            # read inside the write transaction: two processes never both take a message
+            row = store.inbox_get(inbox_id)
+            if row["status"] != "new":
+                return Outcome(row["status"], "already handled", row["game_id"])
+            outcome = handle(store, config, bytes(row["raw"]), now)
+            store.inbox_set_status(inbox_id, outcome.status, error=outcome.note or None,
+                                   game_id=outcome.game_id, processed=now)
+        return outcome
+    except StoreBusy:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a dead letter keeps the error for the operator
+        error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
+        store.inbox_set_status(inbox_id, "dead", error=error, processed=now)
+        return Outcome("dead", f"{type(exc).__name__}: {exc}")
+
+
+def handle(store: Store, config: MailConfig, raw: bytes, now: str) -> Outcome:
+    mail = parse_message(raw)
+    verdict = classify(mail)
+    if verdict.ignored:
+        return Outcome("ignored", f"{verdict.rule}: {verdict.reason}")
+    text = command_lines(mail.body_text, config.limits.lines_per_mail)
+    lines, ignored = list(text.lines), list(text.ignored)
+    line_key = key_line(lines)
+    found = find_game(store, config, mail)
+    if found is None:
+        by_key = game_by_key(store, mail, line_key)
+        if by_key is None:
+            return _no_game(store, config, mail, now)
+        found = by_key, None
+    game_id, tag = found
+    sender = authenticate(store, mail, game_id, [tag, _subject_key(mail), line_key])
+    failure = authentication_failure(mail, config.trusted_authserv_id)
+    if sender.player is None or failure:
+        reason = failure or sender.reason
+        _reject(store, config, mail, game_id, sender, reason, now)
+        return Outcome("ignored", f"rejected: {reason}", game_id)
+    game = store.game(game_id)
+    if game["status"] != "active":
+        reason = f"game #{game_id} is {game['status']}; it takes no commands now"
+        _reject(store, config, mail, game_id, sender, reason, now)
+        return Outcome("ignored", f"rejected: {reason}", game_id)
+    after = _apply(store, config, mail, sender.player, lines, ignored, text.stop_description,
+                   now)
+    return Outcome("processed", "", game_id, after)
+
+
+def _subject_key(mail: InboundMail) -> str | None:
+    return subject_key(mail.subject)
+
+
+# -- carrying out ----------------------------------------------------------------------------------
+
+
+def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str, Any],
+           lines: list[str], ignored: list[str], stop: str, now: str) -> GameState:
+    """Carry out the mail's commands on the game, loaded once (MailTurn), then queue the
+    reply and the notifications, rendered from the game before and after; the game
+    after."""
+    turn = MailTurn.start(store, player["game_id"], player["name"], player["seat"],
+                          mail.message_id or "mail", now)
+    greetings, commands = turn.greetings(turn.split("\n".join(lines)))
+    ignored = [f"{line}  (not a command, above your first command)" for line in greetings] + \
+        ignored
+    refused: CommandError | None = None
+    if commands:
+        try:
+            with store.transaction():  # a savepoint: a refusal undoes the whole mail
+                turn.run(commands)
+        except CommandError as exc:
+            refused = exc
+            turn.rollback()
+    after = turn.state
+    views = StateViews(after)  # rendered once for the reply and every notification
+    player = store.player(player["game_id"], player["seat"])  # a new key, new settings
+    turn.results.extend(turn.notes.get(player["name"], []))
+    values = _result_values(mail, turn, refused, commands, ignored, stop)
+    view = views.view(player["name"])
+    values["prompt_section"] = _prompt_section(view, player["name"])
+    if turn.changed or player["name"] in view.waiting or refused:
+        values["board_section"] = board_section(views, player, view)
+    _queue_reply(store, config, mail, player, views, values, refused is None and bool(commands),
+                 now)
+    for name, key in turn.new_keys.items():
+        _queue_new_key(store, config, player["game_id"], name, key, views, now)
+    notify_others(store, config, turn.before, after, turn.activity(), now, views)
+    return after
+
+
+def _queue_new_key(store: Store, config: MailConfig, game_id: int, name: str, key: str,
+                   views: StateViews, now: str) -> None:
+    """The new key and reply address, to the address of record (``key new``)."""
+    game = store.game(game_id)
+    player = next(p for p in store.players(game_id) if p["name"] == name)
+    address = config.plus_address(game_id, reply_tag(game_id, player["seat"],
+                                                     player["key_hash"]))
+    queue_mail(store, config, game_mail(
+        config, game, player, views, "player-new-key.txt", "key",
+        {"key": key, "reply_address": address, "email": player["email"]},
+        subject_for(game["title"], game_id, "Your new key")), now)
+
+
+def _prompt_section(view: GameView, name: str) -> str:
+    if name not in view.waiting:
+        return f"Waiting for: {', '.join(view.waiting) or 'nobody'}.\n"
+    return "It is your turn.\n" + prompt_block(view)
+
+
+def _result_values(mail: InboundMail, run: MailTurn, refused: CommandError | None,
+                   commands: list[str], ignored: list[str], stop: str) -> dict[str, object]:
+    values: dict[str, object] = {"their_subject": shorten(mail.subject or "(no subject)", 50)}
+    if not commands:
+        values["results_section"] = wrap_paragraph(
+            f"Your mail had no commands. {stop} Write your commands at the top of your "
+            "reply.") + "\n"
+    elif refused is None:
+        values["results_section"] = happened_block(run.results, "Results:") or "Results: done.\n"
+    else:
+        values["not_done_section"] = _not_done(refused, commands)
+    if ignored:
+        values["ignored_section"] = happened_block(ignored, "Ignored lines:")
+    if run.answers:
+        values["answers_section"] = "\n\n".join(run.answers) + "\n"
+    return values
+
+
+def _not_done(refused: CommandError, commands: list[str]) -> str:
+    lines = ["Not done:", f"  {refused.line}",
+             wrap_paragraph(refused.message, indent="      ")]
+    if refused.suggestions:
+        lines.append("      You could write:")
+        lines.extend(f"        {s}" for s in refused.suggestions)
+    if len(commands) > 1:
+        lines.append("")
+        lines.append("None of the commands of your mail was carried out (all or none):")
+        lines.extend(f"  {c}" for c in commands)
+    return "\n".join(lines) + "\n"
+
+
+def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str, Any],
+                 views: StateViews, values: dict[str, object], done: bool, now: str) -> None:
+    if _capped(store, config, player["email"], now):
+        return
+    game = store.game(player["game_id"])
+    head = "Done" if done else "Not done" if "not_done_section" in values else "Answer"
+    out = game_mail(config, game, player, views, "player-result.txt", "re", values,
+                    subject_for(game["title"], game["id"], f"{head} - {views.situation}"))
+    if mail.message_id:
+        out.in_reply_to = mail.message_id
+    queue_mail(store, config, out, now)
+
+
+def _capped(store: Store, config: MailConfig, address: str, now: str) -> bool:
+    since = (datetime.fromisoformat(now) - timedelta(days=1)).isoformat(timespec="seconds")
+    sent = store.outbox_count(address, since, REPLY_PURPOSES)
+    return sent >= config.limits.replies_per_address_per_day
+
+
+# -- refusing --------------------------------------------------------------------------------------
+
+
+def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, sender: Sender,
+            reason: str, now: str) -> None:
+    """At most one short reply, and only to an address of record, in the game's thread:
+    to the sender when the mail came from his address; to the player whose key a
+    stranger's mail carried, telling him that his reply address has leaked."""
+    target = sender.notify or sender.player
+    if target is None or _capped(store, config, target["email"], now):
+        return
+    game = store.game(game_id)
+    values: dict[str, object] = {
+        "player": target["name"], "email": target["email"], "title": game["title"],
+        "game": game_id, "reason": reason, "service_name": config.name,
+        "sender": mail.from_addr or "an unknown address"}
+    out = Outgoing(
+        recipient=target["email"],
+        template="player-key-leaked.txt" if sender.leaked else "player-rejected.txt",
+        values=values,
+        subject=subject_for(game["title"], game_id, "Your reply address has leaked"
+                            if sender.leaked else "Your mail was not accepted"),
+        purpose="rej", game_id=game_id, thread=thread_key(service.load(store, game_id)),
+        reply_to=config.plus_address(game_id, reply_tag(game_id, target["seat"],
+                                                         target["key_hash"])))
+    if not sender.leaked and mail.message_id:
+        out.in_reply_to = mail.message_id  # his own mail: the answer goes with it
+    queue_mail(store, config, out, now)
+
+
+def _no_game(store: Store, config: MailConfig, mail: InboundMail, now: str) -> Outcome:
+    """No game found. A mail from a player's address of record gets one short answer
+    there (which games are his, and how to write to one); anybody else none, since
+    nothing tells whose the mail is."""
+    seats = store.players_by_email(mail.from_addr) if mail.from_addr else []
+    note = "no game found: no reply address, subject tag, reference or key of ours"
+    if not seats or _capped(store, config, seats[0]["email"], now):
+        return Outcome("ignored", note)
+    games = "\n".join(f"    [{s['title']} #{s['game_id']}]  you play {s['name']} ({s['status']})"
+                      for s in seats[:20])
+    out = Outgoing(
+        recipient=seats[0]["email"], template="player-no-game.txt",
+        values={"email": seats[0]["email"], "service_name": config.name,
+                "their_subject": shorten(mail.subject or "(no subject)", 50),
+                "games_section": games},
+        subject="Which game is your mail for?", purpose="rej")
+    if mail.message_id:
+        out.in_reply_to = mail.message_id
+    queue_mail(store, config, out, now)
+    return Outcome("ignored", note + "; the sender was told how to address a game")
