@@ -14,6 +14,7 @@ from positions import late_1830, midgame_1830
 from renderhelp import check_lines, row
 
 from pbem.engine.game import legal_moves, new_game, to_act
+from pbem.notation import parse_command
 from pbem.render import full_text, mail_parts, market_text, prompt_text, state_json
 from pbem.render.board_text import text_board
 from pbem.render.market_text import stacks
@@ -98,14 +99,18 @@ def test_auction_prompt_has_minimum_bids_and_prices() -> None:
 
 
 def test_every_offer_example_is_a_legal_command_text() -> None:
-    from pbem.engine.game import legal_moves
-    from pbem.notation import format_action
+    """Each example is legal as it stands, all of its commands in turn ('buy PRR; done')."""
+    from pbem.engine.game import apply_facts, decide
+    from pbem.notation import split_commands
+    from pbem.service import parse_context
 
     table = first_stock_round()
     who = table.current
-    legal = {format_action(m["action"]) for m in legal_moves(table.state)[who]}
     for offer in offers(table.state, who):
-        assert offer.example in legal, offer
+        state = table.state.clone()
+        for _, command in split_commands(offer.example, parse_context(state)):
+            action = parse_command(command, parse_context(state))
+            apply_facts(state, decide(state, who, action).facts)
 
 
 # -- market -----------------------------------------------------------------------------------
@@ -137,7 +142,7 @@ def test_mail_parts_fit_and_agree() -> None:
     else:
         assert "<svg" in parts.html
     assert parts.html.startswith("<!DOCTYPE html>") and "<pre" in parts.html
-    assert 'style="background:#237333;color:#ffffff;font-weight:bold">PRR</span>' in parts.html
+    assert '<b style="background:#237333;color:#fff">PRR</b>' in parts.html
 
 
 def test_show_prints_every_section(tmp_path: Path) -> None:
@@ -220,7 +225,7 @@ def test_run_example_is_the_operating_company_s_own() -> None:
     give_train(table, "PRR", "2")
     seen: list[str] = []
     while len(seen) < 2:
-        who, corp = table.current, table.state.round["current"]
+        who, corp = table.current, str(table.state.round["current"])
         moves = [dict(m["action"]) for m in legal_moves(table.state)[who]]
         if any(m["type"] == "run" for m in moves):
             [offer] = [o for o in offers(table.state, who) if o.example == "run"]
@@ -243,3 +248,25 @@ def test_run_example_is_the_operating_company_s_own() -> None:
                 found = re.search(r"e\.g\. run (\w+):", offer.note)
                 if offer.example == "run" and found:
                     assert found.group(1) in state.corps[current].trains
+
+
+def test_a_stock_turn_is_one_mail() -> None:
+    """Issue 13: from stock round 2 on every turn cost two mails, because a buy does not
+    end the turn and nothing suggested 'buy PRR; done'. The your-turn prompt shows it
+    where the turn goes on after the buy, and 'done' once the player has acted."""
+    from enginehelp import first_operating_round, privates_sold_b_and_o_parred
+
+    table = privates_sold_b_and_o_parred()  # stock round 1: a buy ends the turn there
+    who = table.current
+    assert "buy B&O" in [o.example for o in offers(table.state, who)]
+    table = first_operating_round()
+    play_round(table)  # OR 1.1: stock round 2, a buy leaves the turn open (sales)
+    who = table.current
+    examples = [o.example for o in offers(table.state, who)]
+    assert "buy PRR; done" in examples and "pass" in examples
+    table.act(who, "buy_share", corp="PRR", source=None, count=1)
+    assert table.current == who
+    examples = [o.example for o in offers(table.state, who)]
+    assert "done" in examples and "pass" not in examples
+    table.act(who, "pass")
+    assert table.current != who

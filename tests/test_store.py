@@ -149,8 +149,8 @@ def test_outbox_purpose_is_filled_in_for_older_mail(db_path: Path) -> None:
         assert [r["purpose"] for r in s.outbox_list()] == [None, "turn", "re"]
         assert s.outbox_count("ann@x.test", "2024-05-01", ("re", "rej")) == 1
         assert s.outbox_count("ann@x.test", "2024-05-02", ("re", "rej")) == 0
-        row = s.outbox_by_message_id("<pbem.3.turn.cd34@x.test>")
-        assert row is not None and row["purpose"] == "turn"
+        found = s.outbox_by_message_id("<pbem.3.turn.cd34@x.test>")
+        assert found is not None and found["purpose"] == "turn"
         assert s.outbox_next_due() == "2024-05-01"
         assert s.inbox_processed_uids("INBOX", 1, []) == set()
 

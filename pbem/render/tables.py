@@ -326,6 +326,35 @@ def table(rows: list[list[str]], left: set[int]) -> list[str]:
     return lines
 
 
+def holdings_text(state: GameState, viewer: str) -> str:
+    """What ``viewer`` holds, in a few lines (compact mails): the headline, his cash,
+    certificates, worth, shares and privates, and each corporation he presides."""
+    lines = textwrap.wrap(headline(state), WIDTH, subsequent_indent="  ")
+    holder = player_holder(viewer)
+    shares = []
+    for corp in active_corps(state):
+        pct = state.percent(corp, holder)
+        if pct and not is_closed(state, corp):
+            role = " president" if state.president(corp) == viewer else ""
+            shares.append(f"{corp} {pct}%{role} at {money(state.price(corp))}")
+    player = state.player(viewer)
+    text = (f"{viewer}: {money(player.cash)}, {certificate_count(state, viewer)}/"
+            f"{certificate_limit(state)} certificates, worth {money(worth(state, viewer))}; "
+            f"shares: {', '.join(shares) or 'none'}; privates: "
+            f"{' '.join(state.privates_of(holder)) or 'none'}.")
+    lines += textwrap.wrap(text, WIDTH, subsequent_indent="  ")
+    for corp in active_corps(state):
+        if state.president(corp) != viewer or is_closed(state, corp):
+            continue
+        c = state.corps[corp]
+        left, total = tokens_left(state, corp)
+        text = (f"{corp} (yours): {cash_cell(state, viewer, corp)}, trains "
+                f"{' '.join(c.trains) or 'none'}, tokens {left}/{total}, initial offering "
+                f"{state.percent(corp, IPO)}%, pool {state.percent(corp, POOL)}%.")
+        lines += textwrap.wrap(text, WIDTH, subsequent_indent="  ")
+    return "\n".join(lines)
+
+
 def tables_text(state: GameState, viewer: str | None = None) -> str:
     lines = textwrap.wrap(headline(state), WIDTH, subsequent_indent="  ") + [""]
     lines += players_table(state, viewer) + [""]

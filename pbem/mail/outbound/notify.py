@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...engine.state import GameState
-from ...render.recent import since_last_turn, visible_to
-from ...render.tables import round_key
+from ...render.recent import RECENT_LIMIT, since_last_turn, visible_to
+from ...render.tables import holdings_text, round_key
 from ...store import Store
 from ..config import MailConfig
 from .compose import Outgoing, queue_mail, reply_tag, subject_for
@@ -54,6 +54,17 @@ def board_block(view: GameView) -> str:
     return f"The game now ({view.round}):\n\n{view.board}\n\nStock market:\n{view.market}\n"
 
 
+def board_section(views: StateViews, player: dict[str, Any],
+                  view: GameView | None = None) -> str:
+    """The game in a mail to ``player``: all of it (mail full: holdings of everybody,
+    market, map), or his own holdings (mail compact; ``show`` sends the rest)."""
+    name = player["name"]
+    if player.get("mail") == "compact":
+        return (f"Your holdings:\n{holdings_text(views.state, name)}\n"
+                '(Write "show" for the board, the market and the map.)\n')
+    return board_block(view or views.view(name))
+
+
 def prompt_block(view: GameView) -> str:
     if not view.prompt:
         return ""
@@ -73,6 +84,7 @@ def game_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
         recipient=player["email"], template=template, values=base,
         subject=subject or subject_for(game["title"], game["id"], views.situation),
         purpose=purpose, game_id=game["id"], thread=thread_key(views.state),
+        picture=player.get("picture", "on") != "off",
         reply_to=config.plus_address(game["id"], reply_tag(game["id"], player["seat"],
                                                            player["key_hash"])),
     )
@@ -90,10 +102,17 @@ SINCE_TITLE = "Since your last turn:"
 MORE_HINT = 'the command "history 50" lists the last 50 moves'
 
 
-def recent_lines(events: Sequence[dict[str, Any]], player: str) -> list[str]:
-    """What happened since ``player``'s last turn (pbem.render.recent), bounded;
-    ``events``: every stored event of the game (``store.events``)."""
-    return since_last_turn(events, player, more=MORE_HINT)
+#: Lines of "Since your last turn" in a compact mail (a full one: RECENT_LIMIT).
+COMPACT_RECENT = 24
+
+
+def recent_lines(events: Sequence[dict[str, Any]], player: str | dict[str, Any]) -> list[str]:
+    """What happened since the player's last turn (pbem.render.recent), bounded: fewer
+    lines for a player who chose compact mail; ``events``: every stored event of the game
+    (``store.events``); ``player``: his row (or his name)."""
+    row = player if isinstance(player, dict) else {"name": player}
+    limit = COMPACT_RECENT if row.get("mail") == "compact" else RECENT_LIMIT
+    return since_last_turn(events, row["name"], limit=limit, more=MORE_HINT)
 
 
 def since_block(lines: Sequence[str]) -> str:
@@ -116,7 +135,7 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
     events = store.events(run.game_id)
     if after.finished:
         for player in players:
-            recent = [] if player["name"] == run.player else recent_lines(events, player["name"])
+            recent = [] if player["name"] == run.player else recent_lines(events, player)
             queue_mail(store, config, game_over_mail(config, game, player, after, run, recent,
                                                      views), now)
         return
@@ -125,7 +144,7 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
         if player["name"] == run.player:
             continue
         out = _for_player(store, config, game, player, views, run, new_round,
-                          recent_lines(events, player["name"]))
+                          recent_lines(events, player))
         notes = run.notes.get(player["name"], [])
         if out is not None:
             out.values["notes_section"] = notes_block(notes)
@@ -152,12 +171,7 @@ def _for_player(store: Store, config: MailConfig, game: dict[str, Any], player: 
     name = player["name"]
     waiting = views.waiting
     if name in waiting:
-        view = views.view(name, recent)
-        shown = SINCE_TITLE in view.prompt  # not when there are no commands to show
-        return game_mail(config, game, player, views, "player-your-turn.txt", "turn", {
-            "happened_section": "" if shown else since_block(recent),
-            "prompt_section": prompt_block(view),
-            "board_section": board_block(view)})
+        return your_turn_mail(config, game, player, views, recent)
     mode = player["notify"]
     if mode == "every" or (mode == "round" and new_round):
         happened = (since_block(recent) if mode == "every" else
@@ -167,8 +181,21 @@ def _for_player(store: Store, config: MailConfig, game: dict[str, Any], player: 
             "waiting": ", ".join(waiting) or "nobody",
             "notify_mode": NOTIFY_PHRASES[mode],
             "happened_section": happened,
-            "board_section": board_block(views.view(name))})
+            "board_section": board_section(views, player)})
     return None
+
+
+def your_turn_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
+                   views: StateViews, recent: Sequence[str]) -> Outgoing:
+    """The "your turn" mail: the commands, what happened since the player's last turn
+    (``recent``, under the commands where the prompt shows it), and the game (all of it,
+    or his holdings in a compact mail)."""
+    view = views.view(player["name"], recent)
+    shown = SINCE_TITLE in view.prompt  # not when there are no commands to show
+    return game_mail(config, game, player, views, "player-your-turn.txt", "turn", {
+        "happened_section": "" if shown else since_block(recent),
+        "prompt_section": prompt_block(view),
+        "board_section": board_section(views, player, view)})
 
 
 def round_digest(store: Store, game_id: int, viewer: str | None = None) -> list[str]:
@@ -202,7 +229,7 @@ def game_over_mail(config: MailConfig, game: dict[str, Any], player: dict[str, A
         "reason": str(result.get("reason", "")),
         "scores_section": "\n".join(rows),
         "happened_section": since_block(recent) if recent else happened_block(run.happened),
-        "board_section": board_block(views.view(player["name"]))},
+        "board_section": board_section(views, player)},
         subject=subject_for(game["title"], game["id"], subject_text))
 
 

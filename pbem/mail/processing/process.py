@@ -26,7 +26,13 @@ from ..inbound.mime import InboundMail, parse_message
 from ..inbound.replies import command_lines
 from ..inbound.routing import key_line, subject_key
 from ..outbound.compose import REPLY_PURPOSES, Outgoing, queue_mail, reply_tag, subject_for
-from ..outbound.notify import board_block, game_mail, happened_block, notify_others, prompt_block
+from ..outbound.notify import (
+    board_section,
+    game_mail,
+    happened_block,
+    notify_others,
+    prompt_block,
+)
 from ..outbound.templates import shorten, wrap_paragraph
 from ..outbound.views import GameView, StateViews, thread_key
 from .turn import MailTurn
@@ -146,7 +152,7 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
     view = views.view(player["name"])
     values["prompt_section"] = _prompt_section(view, player["name"])
     if turn.changed or player["name"] in view.waiting or refused:
-        values["board_section"] = board_block(view)
+        values["board_section"] = board_section(views, player, view)
     _queue_reply(store, config, mail, player, views, values, refused is None and bool(commands),
                  now)
     for name, key in turn.new_keys.items():
