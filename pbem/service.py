@@ -21,6 +21,7 @@ from .engine.game import (
 )
 from .engine.state import GameState
 from .engine.title import load_title
+from .identity import check_address, check_players
 from .notation import (
     NotationError,
     ParseContext,
@@ -29,8 +30,9 @@ from .notation import (
     parse_command,
     split_commands,
 )
-from .store import Store
-from .store.keys import hash_key, new_player_key
+from .safe_text import visible
+from .store import Problem, Store
+from .store.keys import new_player_key
 
 
 class CommandError(Exception):
@@ -83,7 +85,12 @@ def create_game(
     now: str,
     referee: str | None = None,
 ) -> NewGame:
-    """Record a new game; players are (name, email) in the order given."""
+    """Record a new game; players are (name, email) in the order given. Names and
+    addresses are checked first (``identity.check_players``: InvalidPlayer, a
+    SetupError, says what to change)."""
+    check_players(players)
+    if referee:
+        check_address(referee)
     rules = load_title(title)
     opts = dict(options)
     opts.setdefault("seating", seating)
@@ -97,7 +104,7 @@ def create_game(
         game_id = store.create_game(title, resolved, seed, ENGINE_VERSION, rules.rules_version,
                                     now, referee)
         for seat, name in enumerate(seated):
-            store.add_player(game_id, seat, name, emails[name], hash_key(keys[name]))
+            store.add_player(game_id, seat, name, emails[name], store.key_hash(keys[name]))
     return NewGame(game_id, seated, keys)
 
 
@@ -233,39 +240,89 @@ def undo(store: Store, game_id: int, to_seq: int, *, actor: str, source: str, no
 @dataclass
 class AuditResult:
     events: int
-    problem: str | None
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def problem(self) -> str | None:
+        """The first problem as a sentence, or None when the record is sound."""
+        return str(self.problems[0]) if self.problems else None
 
 
 def audit(store: Store, game_id: int) -> AuditResult:
-    """Verify the hash chain and re-decide every command from the state before it."""
+    """Check a game's record: the keyed hash chain, its sealed head, setup and players
+    (store.verify_record), then every event again from the state before it: commands
+    re-decided (the same facts), talk and undos changing nothing, every kind known.
+    Every problem is reported, with its seq; the check goes on after one."""
     events = store.events(game_id)
-    broken = store.verify_chain(game_id)
-    if broken is not None:
-        return AuditResult(len(events), f"event {broken}: its hash does not match the chain")
-    state = initial(store, game_id)
+    problems = store.verify_record(game_id)
+    try:
+        state = initial(store, game_id)
+    except (SetupError, ValueError, KeyError) as exc:
+        problems.append(Problem(game_id, None, f"the game cannot be set up again: {exc}"))
+        return AuditResult(len(events), problems)
     effective: list[dict[str, Any]] = []
     for event in events:
-        if event["kind"] == "revert":
+        problem = _audit_event(state, event, effective)
+        if problem:
+            problems.append(Problem(game_id, event["seq"], problem))
+        if event["kind"] == "revert" and _valid_revert(event):
             effective = [e for e in effective if e["seq"] <= event["revert_to"]]
             state = initial(store, game_id)
             for earlier in effective:
                 apply_facts(state, earlier["facts"])
             continue
-        if event["kind"] != "command":
-            apply_facts(state, event["facts"])
-            effective.append(event)
-            continue
         try:
-            decision = decide(state, event["actor"], event["command"])
-        except RulesError as exc:
-            return AuditResult(len(events), f"event {event['seq']} ({event['text']}) is refused "
-                               f"when decided again: {exc}")
-        if decision.facts != event["facts"]:
-            return AuditResult(len(events), f"event {event['seq']} ({event['text']}) gives "
-                               "different facts when decided again")
-        apply_facts(state, event["facts"])
+            apply_facts(state, event["facts"] or [])
+        except Exception as exc:  # noqa: BLE001 - a stored fact that cannot be applied
+            problems.append(Problem(game_id, event["seq"], f"its facts cannot be applied "
+                                    f"({type(exc).__name__}: {exc})"))
+            return AuditResult(len(events), problems)
         effective.append(event)
-    return AuditResult(len(events), None)
+    return AuditResult(len(events), problems)
+
+
+def _valid_revert(event: dict[str, Any]) -> bool:
+    target = event.get("revert_to")
+    return isinstance(target, int) and 0 <= target < event["seq"]
+
+
+def _audit_event(state: GameState, event: dict[str, Any],
+                 effective: list[dict[str, Any]]) -> str | None:
+    """What is wrong with one event decided again on ``state``, or None."""
+    kind = event["kind"]
+    if kind == "revert":
+        if not _valid_revert(event):
+            return f"the undo goes back to {event.get('revert_to')!r}, not an earlier event"
+        return "an undo that changes the game" if event["facts"] else None
+    if is_talk(event):
+        if event["facts"]:
+            return f"table talk ({_short(event['text'])}) carries facts that change the game"
+        if event["actor"] not in state.names:
+            return f"table talk by {event['actor']!r}, who is not a player"
+        return None
+    if kind != "command":
+        return f"an event of unknown kind {kind!r}"
+    try:
+        decision = decide(state, event["actor"], event["command"])
+    except RulesError as exc:
+        return f"{_short(event['text'])} is refused when decided again: {exc}"
+    except Exception as exc:  # noqa: BLE001 - a command the engine cannot read at all
+        return f"{_short(event['text'])} cannot be decided again ({type(exc).__name__})"
+    if decision.facts != event["facts"]:
+        return f"{_short(event['text'])} gives different facts when decided again"
+    return None
+
+
+def is_talk(event: dict[str, Any]) -> bool:
+    """Table talk (``say``): an event without effect on the game, whatever its kind."""
+    command = event.get("command")
+    return (event["kind"] in ("setup", "talk") and isinstance(command, dict)
+            and command.get("type") == "say")
+
+
+def _short(text: str, width: int = 60) -> str:
+    text = visible(str(text))
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def waiting_for(state: GameState) -> list[str]:

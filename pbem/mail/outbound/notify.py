@@ -12,7 +12,7 @@ from ...engine.state import GameState
 from ...render.recent import since_last_turn
 from ...store import Store
 from ..config import MailConfig
-from .compose import Outgoing, queue_mail, reply_tag, subject_for
+from .compose import Outgoing, queue_mail, subject_for
 from .templates import wrap_paragraph
 from .views import (
     GameView,
@@ -69,8 +69,7 @@ def game_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
         recipient=player["email"], template=template, values=base,
         subject=subject or subject_for(game["title"], game["id"], views.situation),
         purpose=purpose, game_id=game["id"], thread=thread_key(views.state),
-        reply_to=config.plus_address(game["id"], reply_tag(game["id"], player["seat"],
-                                                           player["key_hash"])),
+        reply_for=player,
     )
 
 
