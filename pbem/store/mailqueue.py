@@ -109,14 +109,14 @@ class MailQueueMixin(StoreBase):
             )
 
     def inbox_count_strangers(self, since: str, sender: str | None = None) -> int:
-        """How many mails from strangers (from anybody, or from ``sender``) were
-        processed at or after ``since``."""
+        """How many mails from strangers (from anybody, or from ``sender``) received at
+        or after ``since`` were processed."""
         if sender is None:
             row = self._row("SELECT COUNT(*) AS n FROM inbox WHERE stranger = 1 AND "
-                            "processed >= ?", [since])
+                            "received >= ?", [since])
         else:
-            row = self._row("SELECT COUNT(*) AS n FROM inbox WHERE stranger = 1 AND "
-                            "sender = ? AND processed >= ?", [sender.lower(), since])
+            row = self._row("SELECT COUNT(*) AS n FROM inbox WHERE sender = ? AND "
+                            "stranger = 1 AND received >= ?", [sender.lower(), since])
         return int(row["n"]) if row else 0
 
     def inbox_processed_uids(self, mailbox: str, uidvalidity: int, uids: list[int]) -> set[int]:
