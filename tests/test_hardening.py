@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from test_mail_service import NOW, Mail, Table
 
+from pbem import service
 from pbem.mail.config import Limits, MailConfig, load_config
 from pbem.mail.processing.process import Outcome, process_inbox, store_message
 from pbem.store import new_player_key, open_store
@@ -205,6 +206,39 @@ def test_control_characters_never_reach_the_archive_or_the_terminal(table: Table
         assert result.exit_code == 0, result.output
         assert "\x1b" not in result.output and "\x07" not in result.output, args
         assert "red alert" in result.output or args[0] == "show"
+        if args[-1] == "html":  # the page's data, which its script shows, too
+            import gzip
+            import re
+
+            blob = re.search(r'<script id="data"[^>]*>([^<]*)</script>', result.output)
+            assert blob is not None
+            data = gzip.decompress(base64.b64decode(blob.group(1))).decode()
+            assert "red alert" in data and "\\u001b" not in data and "\\u0007" not in data
+
+
+def test_old_records_with_control_characters_are_shown_safely(table: Table) -> None:
+    """Talk stored before lines were cleaned as they are read still holds raw escapes:
+    every output makes them visible."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    from pbem.mail.processing.talk import record
+
+    record(table.store, table.game, "Ann", CONTROL, source="old", now=NOW)
+    assert table.send("Ann", "buy SV").status == "processed"
+    mails = table.new_mail()
+    assert mails
+    for mail in mails:
+        assert b"\x1b" not in mail.message.as_bytes() and b"\x07" not in mail.message.as_bytes()
+    db = str(table.store.db.conn.execute("PRAGMA database_list").fetchone()[2])
+    for args in (["log", str(table.game)], ["export", str(table.game), "--format", "html"]):
+        output = CliRunner().invoke(main, ["--db", db, *args]).output
+        assert "red alert" in output and "\x1b" not in output and "\x07" not in output
+    from pbem.render.archive import archive_page
+
+    page = archive_page(service.initial(table.store, table.game), table.store.events(table.game),
+                        table.store.game(table.game), table.store.players(table.game))
+    assert "\x1b" not in page and "\x07" not in page
 
 
 # -- names and addresses -----------------------------------------------------------------------
