@@ -90,14 +90,21 @@ def create_secret(path: Path) -> ServerSecret:
     """Write a new random secret to ``path`` (mode 0600; never over an existing file)."""
     key = secrets.token_bytes(SECRET_BYTES)
     path.parent.mkdir(parents=True, exist_ok=True)
+    # written whole under another name, then linked into place: a process that opens
+    # the database at the same moment finds no file or the whole file, never half
+    scratch = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return read_secret(path)  # another process made it first
-    with os.fdopen(fd, "w", encoding="ascii") as file:
-        file.write(key.hex() + "\n")
-        file.flush()
-        os.fsync(file.fileno())
+        with os.fdopen(fd, "w", encoding="ascii") as file:
+            file.write(key.hex() + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(scratch, path)
+        except FileExistsError:
+            return read_secret(path)  # another process made it first
+    finally:
+        scratch.unlink(missing_ok=True)
     return ServerSecret(key, path)
 
 
