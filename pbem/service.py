@@ -281,6 +281,13 @@ def audit(store: Store, game_id: int) -> AuditResult:
     return AuditResult(len(events), problems)
 
 
+#: Event kinds that record something without changing the game (table talk, a
+#: player's settings...): audit checks that they carry no facts. A new kind of this
+#: sort is added here with the store's EVENT_KINDS; any other kind audit does not
+#: know is reported.
+RECORD_ONLY_KINDS: set[str] = {"talk"}
+
+
 def _valid_revert(event: dict[str, Any]) -> bool:
     target = event.get("revert_to")
     return isinstance(target, int) and 0 <= target < event["seq"]
@@ -299,6 +306,10 @@ def _audit_event(state: GameState, event: dict[str, Any],
             return f"table talk ({_short(event['text'])}) carries facts that change the game"
         if event["actor"] not in state.names:
             return f"table talk by {event['actor']!r}, who is not a player"
+        return None
+    if kind in RECORD_ONLY_KINDS:
+        if event["facts"]:
+            return f"a {kind} event ({_short(event['text'])}) carries facts that change the game"
         return None
     if kind != "command":
         return f"an event of unknown kind {kind!r}"

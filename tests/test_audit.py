@@ -185,3 +185,31 @@ def test_backup_and_restore(tmp_path: Path) -> None:
     tamper(broken, game, CASES["text changed"](broken, game))
     refused = cli(db, "restore", str(broken), "--force")
     assert refused.exit_code == 1 and "audit" in refused.output
+
+
+def test_every_kind_is_checked(tmp_path: Path) -> None:
+    """An event of a kind audit does not know is reported, as is a record-only kind
+    (talk, settings) that carries facts; the chain notices the rows too."""
+    from pbem import service
+
+    db, game = played_file(tmp_path)
+    cash = json.dumps([{"type": "cash", "from": "bank", "to": "Ann", "amount": 1}])
+
+    def add(conn: sqlite3.Connection) -> None:
+        last = conn.execute("SELECT MAX(seq), hash FROM events WHERE game_id = ?",
+                            [game]).fetchone()
+        for seq, kind in ((last[0] + 1, "bogus"), (last[0] + 2, "talk")):
+            conn.execute("INSERT INTO events (game_id, seq, kind, command, text, actor, source, "
+                         "received, facts, log, revert_to, prev_hash, hash) VALUES "
+                         "(?, ?, ?, NULL, 'x', 'Ann', 'sql', '2030', ?, '[]', NULL, ?, ?)",
+                         [game, seq, kind, cash if kind == "talk" else "[]", last[1], last[1]])
+
+    tamper(db, game, add, rehashed=False)
+    store = open_store(db, now="2030")
+    try:
+        problems = [str(p) for p in service.audit(store, game).problems]
+    finally:
+        store.close()
+    assert any("unknown kind 'bogus'" in p for p in problems), problems
+    assert any("a talk event" in p and "carries facts" in p for p in problems), problems
+    assert any("events were added" in p for p in problems), problems
