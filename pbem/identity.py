@@ -12,7 +12,8 @@ what every mail to the player is sent to. So:
   compared by their *skeleton* (NFKC, case folded, Cyrillic and Greek letters that
   look like Latin ones read as those, ``0``/``o``, ``1``/``l``/``i``), so ``Аnn``
   (Cyrillic А) beside ``Ann``, or ``B0b`` beside ``Bob``, is refused;
-- an address is ``local@domain``, at most 254 characters, printable ASCII without
+- an address is empty (no mail: a game played through the CLI) or ``local@domain``,
+  at most 254 characters, printable ASCII without
   blanks, quotes, brackets, commas or semicolons, and a domain of letters, digits,
   hyphens and dots (an international domain is written in its ``xn--`` form). A
   line break, a second address or a header smuggled into it is refused.
@@ -94,7 +95,11 @@ def check_name(name: str, others: Iterable[str] = ()) -> None:
 
 
 def check_address(email: str) -> None:
-    """Raise InvalidPlayer unless ``email`` is one plain mail address."""
+    """Raise InvalidPlayer unless ``email`` is one plain mail address, or empty (a
+    player without mail, as in a game imported from 18xx.games: he plays through
+    the CLI and gets no mail)."""
+    if email == "":
+        return
     shown = one_line(email[:60]) + ("..." if len(email) > 60 else "")
     if len(email) > MAX_ADDRESS:
         raise InvalidPlayer(f"The address '{shown}' is {len(email)} characters long; a mail "

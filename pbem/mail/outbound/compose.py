@@ -169,6 +169,8 @@ def queue_mail(store: Store, config: MailConfig, out: Outgoing, now: str) -> str
     (KEY_PURPOSES) its body. A recipient that is not one plain address (a database
     written before addresses were checked) gets nothing: the mail is left out and
     logged, and nothing else of the transaction is undone. Returns "" then."""
+    if not out.recipient:  # a player without an address (an imported game) gets no mail
+        return ""
     try:
         check_address(out.recipient)
     except InvalidPlayer as exc:
