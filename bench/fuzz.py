@@ -23,9 +23,10 @@ expected answers come out:
   (reply address, key line), forged (stranger, wrong key, two From addresses),
   with mutated command texts, hostile MIME and control characters. A finding is a
   dead letter, an exception, a game whose record fails the audit, or a mail's game
-  state that differs from the rebuild of its record (checked every 100 mails and at
-  the end of each game). The maps' PNG pictures are not drawn (what is fuzzed is
-  reading and deciding; the text renderings are made).
+  state that differs from the rebuild of its record (checked every 100 mails); every
+  game is audited when it ends or is replaced (games are replaced after 250 events,
+  so that each mail's rebuild stays cheap) and at the end. The maps' PNG pictures
+  are not drawn (what is fuzzed is reading and deciding; the text renderings are).
 
 Prints the counts and the findings (each with its seed, number and input) and
 writes them as JSON with ``--json``. Not part of ``make bench``: run it alone,
@@ -364,7 +365,8 @@ def fuzz_mime(seed: int, examples: int) -> Report:
 
 
 class Tables:
-    """Games in a real store; new ones replace the games that end."""
+    """Games in a real store; new ones replace the games that end or grow long (so a
+    mail's rebuild stays cheap); each game is audited when it is replaced."""
 
     def __init__(self, rng: random.Random, directory: Path) -> None:
         from pbem.mail.config import Limits, MailConfig
@@ -380,6 +382,7 @@ class Tables:
                                                stranger_mails_per_hour=10**9,
                                                max_mail_bytes=512 * 1024))
         self.games: list[int] = []
+        self.states: dict[int, tuple[int, GameState]] = {}  # game -> (seq, state) seen
         self.uid = 0
         for index in range(6):
             self.games.append(self.new(index))
@@ -393,10 +396,24 @@ class Tables:
                                       options={}, now=_now(0))
         return created.game_id
 
-    def replace_finished(self) -> None:
+    def state(self, game_id: int) -> GameState:
+        """The game now (rebuilt only when its record moved on)."""
+        seq = self.store.last_seq(game_id)
+        seen = self.states.get(game_id)
+        if seen is None or seen[0] != seq:
+            seen = (seq, service.load(self.store, game_id))
+            self.states[game_id] = seen
+        return seen[1]
+
+    def retire(self, limit: int = 250) -> list[int]:
+        """Replace the games that ended or have more than ``limit`` events; their ids."""
+        retired = []
         for i, game_id in enumerate(self.games):
-            if self.store.game(game_id)["status"] == "finished":
+            if (self.store.game(game_id)["status"] == "finished"
+                    or self.store.last_seq(game_id) > limit):
+                retired.append(game_id)
                 self.games[i] = self.new(self.rng.randrange(6))
+        return retired
 
 
 def fuzz_mails(seed: int, examples: int) -> Report:
@@ -427,28 +444,38 @@ def fuzz_mails(seed: int, examples: int) -> Report:
                     report.findings.append(Finding("mails", seed, number, "dead letter",
                                                    outcome.note[:1500], repr(raw[:800])))
                 elif outcome.state is not None and number % 100 == 0:
-                    _check_game(tables, outcome.game_id or game_id, outcome.state, report,
-                                seed, number, raw)
-                if number % 500 == 0:
-                    tables.replace_finished()
+                    _check_rebuild(tables, outcome.game_id or game_id, outcome.state, report,
+                                   seed, number, raw)
+                if number % 200 == 0:
+                    for retired in tables.retire():
+                        _check_game(tables, retired, report, seed, number)
             except Exception as exc:  # noqa: BLE001 - the finding
                 status = "crash"
                 report.findings.append(Finding("mails", seed, number, type(exc).__name__,
                                                _trace(exc), repr(raw[:800])))
             _count(report, f"{note}: {status}", time.perf_counter() - started)
-        for game_id in tables.store.game_ids():
-            _check_game(tables, game_id, None, report, seed, examples, b"(end of run)")
+        for game_id in tables.games:
+            _check_game(tables, game_id, report, seed, examples)
+        report.outcomes["games audited"] = len(tables.store.game_ids())
+        problems = tables.store.verify_games()
+        if problems:
+            report.findings.append(Finding("mails", seed, examples, "audit", str(problems[0]),
+                                           "(the list of games)"))
         tables.store.close()
     return report
 
 
-def _check_game(tables: Tables, game_id: int, state: GameState | None, report: Report,
-                seed: int, number: int, raw: bytes) -> None:
+def _check_game(tables: Tables, game_id: int, report: Report, seed: int, number: int) -> None:
     problems = service.audit(tables.store, game_id).problems
     if problems:
         report.findings.append(Finding("mails", seed, number, "audit",
-                                       "; ".join(str(p) for p in problems[:5]), repr(raw[:800])))
-    if state is not None and service.load(tables.store, game_id) != state:
+                                       "; ".join(str(p) for p in problems[:5]),
+                                       f"game #{game_id}"))
+
+
+def _check_rebuild(tables: Tables, game_id: int, state: GameState, report: Report,
+                   seed: int, number: int, raw: bytes) -> None:
+    if service.load(tables.store, game_id) != state:
         report.findings.append(Finding("mails", seed, number, "rebuild differs",
                                        f"game #{game_id}", repr(raw[:800])))
 
@@ -462,8 +489,8 @@ def _mail(tables: Tables, game_id: int, rng: random.Random, texts: list[str],
                        [60, 10, 10, 10, 10])[0]
     if kind == "mime":
         return mutate_bytes(rng, rng.choice(mimes)), kind
-    state = service.load(tables.store, game_id) if rng.random() < 0.5 else None
-    if state is not None and not state.finished and rng.random() < 0.6:
+    state = tables.state(game_id) if rng.random() < 0.4 else None
+    if state is not None and not state.finished:
         name, action = pick(state, rng)  # a legal move now and then, so games go on
         player = next(p for p in players if p["name"] == name) if name in [
             p["name"] for p in players] else player
