@@ -224,12 +224,13 @@ class MailQueueMixin(StoreBase):
         row = self._row("SELECT MIN(next_attempt) AS due FROM outbox WHERE status = 'pending'")
         return row["due"] if row else None
 
-    def outbox_due(self, now: str) -> list[dict[str, Any]]:
-        """Pending messages whose next attempt is at or before ``now``, oldest first."""
+    def outbox_due(self, now: str, limit: int | None = None) -> list[dict[str, Any]]:
+        """Pending messages whose next attempt is at or before ``now``, oldest first (the
+        first ``limit`` of them: each row holds its whole mail)."""
         return self._rows(
             """SELECT * FROM outbox WHERE status = 'pending' AND next_attempt <= ?
-               ORDER BY next_attempt, id""",
-            [now],
+               ORDER BY next_attempt, id LIMIT ?""",
+            [now, -1 if limit is None else limit],
         )
 
     def outbox_mark_sent(self, outbox_id: int, sent: str) -> None:
