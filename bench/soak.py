@@ -398,6 +398,9 @@ def _mailbox_empty(world: MailWorld) -> bool:
 
 
 def run(minutes: float, games: int, seed: int, kill_mean: float) -> Figures:
+    # the mail system (aiosmtpd) runs in a thread of this process beside the bots, whose
+    # moves can take a route search: let it have the interpreter often
+    sys.setswitchinterval(0.001)
     rng = random.Random(seed)
     figures = Figures(minutes=minutes, games=games)
     servers = ImapServers(os.environ.get("PBEM_TEST_IMAP", ""))
