@@ -114,13 +114,16 @@ def act(env: Env, game: int, actor: str, commands: str) -> None:
 
     Exit 0 when applied, 1 when refused (nothing is recorded then). The referee
     (--as referee) may end the game now ("end game") or act for a player
-    ("as Alice pass").
+    ("as Alice pass"). Standing orders are set here too ("auto pass", "auto buy
+    PRR until 60%", "auto cancel", "auto" lists them); the orders that are due are
+    carried out after the commands, each as its player's command.
 
     \b
     Example:
       pbem act 1 --as Alice "bid CA 170"
       pbem act 1 --as Bob "sell 2 PRR; buy NYC"
       pbem act 1 --as referee "end game"
+      pbem act 1 --as Carol "auto buy PRR until 60%"
     """
     store = env.store()
     try:
@@ -130,9 +133,13 @@ def act(env: Env, game: int, actor: str, commands: str) -> None:
     except (StoreError, SetupError) as exc:
         fail(str(exc), 1)
     for applied in result.applied:
-        echo(f"[{applied.seq}] {applied.text}")
+        own = applied.actor.lower() == actor.lower() and not applied.auto
+        who = "" if own or not applied.actor else f"{applied.actor}: "
+        echo(f"[{applied.seq}] {who}{applied.text}")
         for line in applied.log:
             echo(f"    {line}")
+    for answer in result.answers:
+        echo(answer)
     assert result.state is not None
     waiting = service.waiting_for(result.state)
     if waiting:
@@ -223,10 +230,13 @@ def audit(env: Env, game: int | None, every: bool) -> None:
     if (game is None) == (not every):
         fail("name a GAME, or give --all", 2)
     store = env.store()
+    notes: list[str] = []
     try:
-        problems, events, games = audit_games(store, None if every else game)
+        problems, events, games = audit_games(store, None if every else game, notes)
     except StoreError as exc:
         fail(str(exc), 1)
+    for note in notes:
+        echo(note)
     for problem in problems:
         echo(f"audit failed: {problem}", err=True)
     if problems:
@@ -234,8 +244,10 @@ def audit(env: Env, game: int | None, every: bool) -> None:
     echo(f"audit ok: {events} events" + (f" in {games} games" if every else ""))
 
 
-def audit_games(store: Any, game: int | None) -> tuple[list[Any], int, int]:
-    """(problems, events, games) of one game, or of every game and their list."""
+def audit_games(store: Any, game: int | None,
+                notes: list[str] | None = None) -> tuple[list[Any], int, int]:
+    """(problems, events, games) of one game, or of every game and their list; the
+    audit's notes are added to ``notes``."""
     games = [game] if game is not None else store.game_ids()
     problems = [] if game is not None else store.verify_games()
     events = 0
@@ -243,6 +255,9 @@ def audit_games(store: Any, game: int | None) -> tuple[list[Any], int, int]:
         result = service.audit(store, game_id)
         problems += result.problems
         events += result.events
+        if notes is not None:
+            notes += [f"game #{game_id}: {note}" if game is None else note
+                      for note in result.notes]
     return problems, events, len(games)
 
 

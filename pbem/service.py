@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.errors import RulesError, SetupError
+from .engine.errors import PbemError, RulesError, SetupError
+from .engine.facts import Fact
 from .engine.game import (
     ENGINE_VERSION,
     REFEREE,
@@ -16,6 +17,7 @@ from .engine.game import (
     decide,
     legal_moves,
     new_game,
+    recorded_with,
     seat_players,
     to_act,
 )
@@ -30,18 +32,27 @@ from .notation import (
     parse_command,
     split_commands,
 )
+from .orders import (
+    MAX_AUTO_COMMANDS,
+    ORDER_KIND,
+    Drop,
+    Order,
+    OrderBook,
+    OrderError,
+    current_orders,
+    new_order,
+)
 from .safe_text import visible
-from .store import Problem, Store
+from .store import SERVICE_KINDS, Problem, Store
 from .store.keys import new_player_key
 
 
-class CommandError(Exception):
+class CommandError(PbemError):
     """A command (or one of several) was refused; nothing was recorded."""
 
     def __init__(self, line: str, message: str, suggestions: list[str]) -> None:
         super().__init__(message)
         self.line = line
-        self.message = message
         self.suggestions = suggestions
 
     def __str__(self) -> str:
@@ -56,12 +67,17 @@ class Applied:
     seq: int
     text: str
     log: list[str]
+    actor: str = ""  # whose command it is
+    auto: bool = False  # given by the actor's standing order
+    kind: str = "command"  # or "order": a standing order set, cancelled or dropped
 
 
 @dataclass
 class ActResult:
     applied: list[Applied] = field(default_factory=list)
     state: GameState | None = None
+    drops: list[Drop] = field(default_factory=list)  # standing orders dropped
+    answers: list[str] = field(default_factory=list)  # what 'auto' (the list) answers
 
 
 @dataclass
@@ -112,9 +128,13 @@ def create_game(
 
 
 def initial(store: Store, game_id: int) -> GameState:
+    """The game before its first event, once the versions it was recorded with are read
+    (a game recorded by a newer pbem is refused: SetupError)."""
     game = store.game(game_id)
     seated = [p["name"] for p in store.players(game_id)]
-    return new_game(game["title"], seated, game["seed"], game["options"])
+    state = new_game(game["title"], seated, game["seed"], game["options"])
+    recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
+    return state
 
 
 def load(store: Store, game_id: int) -> GameState:
@@ -143,6 +163,7 @@ def parse_context(state: GameState) -> ParseContext:
         round_kind=kind if kind in ("auction", "stock", "operating") else "stock",
         in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par")),
         train_names=[t.name for t in rules.trains],
+        title=state.title,
     )
 
 
@@ -171,37 +192,143 @@ def legal_texts(state: GameState, actor: str) -> list[str]:
 
 def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: str,
         state: GameState | None = None) -> ActResult:
-    """Apply all commands in ``text`` by ``actor`` atomically, or raise CommandError.
+    """Apply all commands in ``text`` by ``actor`` atomically, or raise CommandError; then
+    carry out the standing orders that are due (``run_orders``).
 
-    ``state``: the game as of its last stored event, when the caller already has it (an
-    importer replaying a long log); a copy of it is used instead of rebuilding the game
-    from the store.  The caller vouches that it is current.
+    ``state``: the game as of its last stored event, when the caller already has it (a
+    mail's turn, an importer replaying a long log); a copy of it is used instead of
+    rebuilding the game from the store.  The caller vouches that it is current.
     """
     result = ActResult()
     with store.transaction():
         state = state.clone() if state is not None else load(store, game_id)
         actor = resolve_player(state, actor)
-        seq = store.last_seq(game_id)
+        record = Recorder(store, game_id, source, now, result)
+        book = order_book(store, game_id)
         for _, line in split_commands(text, parse_context(state)):
             action = _parse(state, actor, line)
+            if action["type"] == "auto":
+                _order_command(record, state, book, actor, line, action)
+                continue
+            before = book.snapshot(state) if book else None
             try:
                 decision = decide(state, actor, action)
             except RulesError as exc:
                 suggestions = closest(line, legal_texts(state, actor))
                 raise CommandError(line, str(exc), suggestions) from exc
-            canonical = format_action(action)
-            seq += 1
-            store.append_event(game_id, seq, kind="command", command=action, text=canonical,
-                               actor=actor, source=source, received=now,
-                               facts=decision.facts, log=decision.log)
-            apply_facts(state, decision.facts)
-            result.applied.append(Applied(seq, canonical, decision.log))
+            record.command(state, actor, action, decision.facts, decision.log)
+            if before is not None:
+                record.drops(book.changed(before, state, actor))
+        run_orders(record, state, book)
         if state.finished:
             store.set_status(game_id, "finished")
-    if not result.applied:
+    if not result.applied and not result.answers and not result.drops:
         raise CommandError(text.strip(), "There was no command to carry out.", [])
     result.state = state
     return result
+
+
+class Recorder:
+    """Appends one request's events (commands, standing orders) and collects them."""
+
+    def __init__(self, store: Store, game_id: int, source: str, now: str,
+                 result: ActResult) -> None:
+        self.store, self.game_id, self.source, self.now = store, game_id, source, now
+        self.result = result
+        self.seq = store.last_seq(game_id)
+
+    def command(self, state: GameState, actor: str, action: dict[str, Any],
+                facts: list[Fact], log: list[str], source: str | None = None) -> None:
+        canonical = format_action(action)
+        self.seq += 1
+        self.store.append_event(self.game_id, self.seq, kind="command", command=action,
+                                text=canonical, actor=actor, source=source or self.source,
+                                received=self.now, facts=[f.to_json() for f in facts],
+                                log=log)
+        apply_facts(state, facts)
+        self.result.applied.append(Applied(self.seq, canonical, log, actor,
+                                           auto=source is not None))
+
+    def order(self, actor: str, text: str, command: dict[str, Any], log: list[str],
+              source: str | None = None) -> int:
+        self.seq += 1
+        self.store.append_event(self.game_id, self.seq, kind=ORDER_KIND, command=command,
+                                text=text, actor=actor, source=source or self.source,
+                                received=self.now, facts=[], log=log)
+        self.result.applied.append(Applied(self.seq, text, log, actor, auto=source is not None,
+                                           kind=ORDER_KIND))
+        return self.seq
+
+    def drops(self, drops: list[Drop]) -> None:
+        for drop in drops:
+            self.order(drop.order.player, f"auto dropped: {drop.order.text}",
+                       {"type": "auto", "dropped": drop.order.seq, "reason": drop.reason},
+                       [drop.note], source=f"auto {drop.order.seq}")
+            self.result.drops.append(drop)
+
+
+def order_book(store: Store, game_id: int) -> OrderBook:
+    return OrderBook(current_orders(store.events_of_kind(game_id, (ORDER_KIND,))))
+
+
+def _order_command(record: Recorder, state: GameState, book: OrderBook, actor: str,
+                   line: str, action: dict[str, Any]) -> None:
+    """auto (list), auto cancel, auto pass, auto buy ...: an 'order' event, or an answer."""
+    mine = book.orders.get(actor)
+    if action.get("cancel"):
+        if mine is None:
+            raise CommandError(line, "You have no standing order to cancel.", [])
+        record.order(actor, "auto cancel", {"type": "auto", "cancel": True},
+                     [f"{actor} cancels the standing order {mine.text}."])
+        del book.orders[actor]
+        return
+    if not action.get("order"):
+        record.result.answers.append(f"Your standing order: {mine.describe()}" if mine else
+                                     "You have no standing order (auto pass, auto buy PRR "
+                                     "until 60%).")
+        return
+    try:
+        order = new_order(state, actor, action, record.seq + 1)
+    except OrderError as exc:
+        raise CommandError(line, str(exc), []) from exc
+    replaced = f" It replaces {mine.text}." if mine else ""
+    record.order(actor, order.text, {"type": "auto", "order": order.to_json()},
+                 [f"{actor} sets a standing order: {order.describe()}{replaced}"])
+    book.orders[actor] = order
+
+
+def run_orders(record: Recorder, state: GameState, book: OrderBook) -> None:
+    """Carry out the standing orders that are due, one turn after another, until none is:
+    each command is its player's, with the source ``auto <seq of the order>``."""
+    given = 0
+    while book and given < MAX_AUTO_COMMANDS:
+        order = book.due(state)
+        if order is None:
+            return
+        commands = book.commands(state, order)
+        if isinstance(commands, Drop):
+            record.drops([commands])
+            continue
+        if not commands:  # the player must decide himself (nothing the order may do)
+            return
+        for action in commands:
+            _auto_command(record, state, book, order, action)
+            given += 1
+        ends_turn = commands[-1]["type"] == "buy_share" and order.player in to_act(state)
+        if ends_turn and any(m["action"]["type"] == "pass"
+                             for m in legal_moves(state).get(order.player, [])):
+            _auto_command(record, state, book, order, {"type": "pass"})  # buy PRR; done
+            given += 1
+
+
+def _auto_command(record: Recorder, state: GameState, book: OrderBook, order: Order,
+                  action: dict[str, Any]) -> None:
+    before = book.snapshot(state)
+    decision = decide(state, order.player, action)  # legal: taken from legal_moves
+    log = [f"({order.player}'s standing order {order.text})", *decision.log]
+    record.command(state, order.player, action, decision.facts, log,
+                   source=f"auto {order.seq}")
+    record.drops(book.changed(before, state, order.player))
 
 
 def _parse(state: GameState, actor: str, line: str) -> dict[str, Any]:
@@ -241,6 +368,8 @@ def undo(store: Store, game_id: int, to_seq: int, *, actor: str, source: str, no
 class AuditResult:
     events: int
     problems: list[Problem] = field(default_factory=list)
+    #: what the reader should know (the game was recorded under other rules data)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def problem(self) -> str | None:
@@ -248,11 +377,18 @@ class AuditResult:
         return str(self.problems[0]) if self.problems else None
 
 
+#: Event kinds that record something without changing the game (table talk, standing
+#: orders, settings): audit checks that they carry no facts. Any kind audit does not
+#: know is reported.
+RECORD_ONLY_KINDS: frozenset[str] = frozenset(SERVICE_KINDS)
+
+
 def audit(store: Store, game_id: int) -> AuditResult:
     """Check a game's record: the keyed hash chain, its sealed head, setup and players
     (store.verify_record), then every event again from the state before it: commands
-    re-decided (the same facts), talk and undos changing nothing, every kind known.
-    Every problem is reported, with its seq; the check goes on after one."""
+    re-decided (the same facts), talk, orders, settings and undos changing nothing,
+    every kind known. Every problem is reported, with its seq; the check goes on after
+    one."""
     events = store.events(game_id)
     problems = store.verify_record(game_id)
     try:
@@ -260,32 +396,32 @@ def audit(store: Store, game_id: int) -> AuditResult:
     except (SetupError, ValueError, KeyError) as exc:
         problems.append(Problem(game_id, None, f"the game cannot be set up again: {exc}"))
         return AuditResult(len(events), problems)
+    game = store.game(game_id)
+    notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
     effective: list[dict[str, Any]] = []
     for event in events:
-        problem = _audit_event(state, event, effective)
-        if problem:
-            problems.append(Problem(game_id, event["seq"], problem))
         if event["kind"] == "revert" and _valid_revert(event):
+            if event["facts"]:
+                problems.append(Problem(game_id, event["seq"], "an undo that changes the game"))
             effective = [e for e in effective if e["seq"] <= event["revert_to"]]
             state = initial(store, game_id)
             for earlier in effective:
                 apply_facts(state, earlier["facts"])
             continue
+        problem, decision = _audit_event(state, event)
         try:
-            apply_facts(state, event["facts"] or [])
+            stored = apply_facts(state, event["facts"] or [])  # as facts of today (upcast)
         except Exception as exc:  # noqa: BLE001 - a stored fact that cannot be applied
             problems.append(Problem(game_id, event["seq"], f"its facts cannot be applied "
                                     f"({type(exc).__name__}: {exc})"))
-            return AuditResult(len(events), problems)
+            return AuditResult(len(events), problems, notes)
+        if problem is None and decision is not None and \
+                decision.records != [f.to_json() for f in stored]:
+            problem = f"{_short(event['text'])} gives different facts when decided again"
+        if problem:
+            problems.append(Problem(game_id, event["seq"], problem))
         effective.append(event)
-    return AuditResult(len(events), problems)
-
-
-#: Event kinds that record something without changing the game (table talk, a
-#: player's settings...): audit checks that they carry no facts. A new kind of this
-#: sort is added here with the store's EVENT_KINDS; any other kind audit does not
-#: know is reported.
-RECORD_ONLY_KINDS: set[str] = {"talk"}
+    return AuditResult(len(events), problems, notes)
 
 
 def _valid_revert(event: dict[str, Any]) -> bool:
@@ -293,35 +429,27 @@ def _valid_revert(event: dict[str, Any]) -> bool:
     return isinstance(target, int) and 0 <= target < event["seq"]
 
 
-def _audit_event(state: GameState, event: dict[str, Any],
-                 effective: list[dict[str, Any]]) -> str | None:
-    """What is wrong with one event decided again on ``state``, or None."""
+def _audit_event(state: GameState, event: dict[str, Any]) -> tuple[str | None, Any]:
+    """What is wrong with one event on ``state`` (the state before it), and for a
+    command the decision made again (to compare with its facts)."""
     kind = event["kind"]
     if kind == "revert":
-        if not _valid_revert(event):
-            return f"the undo goes back to {event.get('revert_to')!r}, not an earlier event"
-        return "an undo that changes the game" if event["facts"] else None
-    if is_talk(event):
+        return f"the undo goes back to {event.get('revert_to')!r}, not an earlier event", None
+    if is_talk(event) or kind in RECORD_ONLY_KINDS:
+        what = "table talk" if is_talk(event) else f"a {kind} event"
         if event["facts"]:
-            return f"table talk ({_short(event['text'])}) carries facts that change the game"
-        if event["actor"] not in state.names:
-            return f"table talk by {event['actor']!r}, who is not a player"
-        return None
-    if kind in RECORD_ONLY_KINDS:
-        if event["facts"]:
-            return f"a {kind} event ({_short(event['text'])}) carries facts that change the game"
-        return None
+            return f"{what} ({_short(event['text'])}) carries facts that change the game", None
+        return None, None
+    if kind == "setup":  # recorded as it was set up: its facts are applied, not decided
+        return None, None
     if kind != "command":
-        return f"an event of unknown kind {kind!r}"
+        return f"an event of unknown kind {kind!r}", None
     try:
-        decision = decide(state, event["actor"], event["command"])
+        return None, decide(state, event["actor"], event["command"])
     except RulesError as exc:
-        return f"{_short(event['text'])} is refused when decided again: {exc}"
+        return f"{_short(event['text'])} is refused when decided again: {exc}", None
     except Exception as exc:  # noqa: BLE001 - a command the engine cannot read at all
-        return f"{_short(event['text'])} cannot be decided again ({type(exc).__name__})"
-    if decision.facts != event["facts"]:
-        return f"{_short(event['text'])} gives different facts when decided again"
-    return None
+        return f"{_short(event['text'])} cannot be decided again ({type(exc).__name__})", None
 
 
 def is_talk(event: dict[str, Any]) -> bool:

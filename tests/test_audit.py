@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from test_mail_service import Table
+from mailtable import Table
 
 from pbem.cli import main
 from pbem.store import open_store

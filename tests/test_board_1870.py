@@ -4,8 +4,8 @@ from collections import Counter
 
 import pytest
 
-from pbem.engine.board import BoardState, load_map
-from pbem.engine.track import lay_tile, placements
+from pbem.engine.board.map import BoardState, load_map
+from pbem.engine.board.track import lay_tile, placements
 
 ALL = ("yellow", "green", "brown", "gray")
 
@@ -16,14 +16,14 @@ def board_map():
 
 
 def test_1870_map_has_154_hexes_with_even_parity(board_map):
-    from pbem.engine.hexes import parse_coord
+    from pbem.engine.board.hexes import parse_coord
     assert len(board_map.hexes) == 154
     assert Counter(h.kind for h in board_map.hexes.values()) == {"white": 150, "red": 4}
     assert {sum(parse_coord(c)) % 2 for c in board_map.hexes} == {0}
 
 
 def test_1870_manifest_is_161_tiles(board_map):
-    per_colour = Counter()
+    per_colour: Counter[str] = Counter()
     for tile_id, count in board_map.manifest.items():
         per_colour[board_map.tiles[tile_id].colour] += count
     assert dict(per_colour) == {"yellow": 81, "green": 43, "brown": 35, "gray": 2}

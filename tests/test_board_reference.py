@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.engine.board import BoardState, load_map
-from pbem.engine.tiles import derive_upgrade_table, load_tiles
-from pbem.engine.track import placements
+from pbem.engine.board.map import BoardState, MapHex, load_map
+from pbem.engine.board.tiles import derive_upgrade_table, load_tiles
+from pbem.engine.board.track import placements
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = Path(os.environ.get("PBEM_REFERENCE", ROOT.parent / "shared" / "reference"))
@@ -113,24 +113,26 @@ def test_generator_reproduces_rules(tmp_path):
 @pytest.mark.parametrize("title", TITLES)
 def test_can_upgrade_agrees_with_the_reference_table(title):
     """can_upgrade(old, q, new, q + r, hex) for every tile pair, rotation and kind of hex."""
-    from pbem.engine.tiles import can_upgrade, may_lie_on
+    from pbem.engine.board.tiles import can_upgrade, may_lie_on
 
     board_map = load_map(title)
     table = reference(f"{title}.json")["upgrades"]
     hexes = [h for h in board_map.hexes.values() if h.buildable]
     for old in board_map.tiles.values():
         allowed = {u["to"]: u for u in table[old.id]}
-        homes = {}
+        homes: dict[tuple[str | None, ...], MapHex] = {}
         for h in hexes:  # one hex per set of labels is enough
             if may_lie_on(old, h):
                 homes.setdefault(tuple(h.label_for(c) for c in ALL_COLOURS), h)
         for new in board_map.tiles.values():
             entry = allowed.get(new.id)
             for h in homes.values():
+                rotations = [] if entry is None else entry["relative_rotations"]
                 on_hex = entry is not None and h.coord in entry.get("only_on_hexes", [h.coord])
-                on_hex = on_hex and h.coord not in entry.get("not_on_hexes", [])
+                on_hex = on_hex and entry is not None and \
+                    h.coord not in entry.get("not_on_hexes", [])
                 for q in (0, 1):
                     for r in range(6):
-                        expected = on_hex and r in entry["relative_rotations"]
+                        expected = on_hex and r in rotations
                         got = can_upgrade(old, q, new, (q + r) % 6, h)
                         assert got == expected, (old.id, new.id, h.coord, q, r)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_mail_service import NOW, Mail, Table
+from mailtable import NOW, Mail, Table
 
 from pbem import service
 from pbem.mail.config import Limits, MailConfig, load_config

@@ -8,16 +8,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_routes_boards import full_board
-from test_routes_brute import CORP, brute_best, brute_routes, random_board
+from routehelp import CORP, brute_best, brute_routes, full_board, random_board
 
-from pbem.engine.board import tile_at
-from pbem.engine.routes import (
-    RevenueRules,
-    best_connection_run,
-    best_run,
-    check_run,
-)
+from pbem.engine.board.map import tile_at
+from pbem.engine.board.search import RevenueRules, best_connection_run, best_run
+from pbem.engine.board.written import check_run
 
 
 def revalued(board_map, routes, column, bonuses=None, destination=None):

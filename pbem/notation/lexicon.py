@@ -60,6 +60,13 @@ VERB_OF: dict[str, str] = {
     "log": "history",
     "notify": "notify",
     "undo": "undo",
+    "auto": "auto",
+    "mail": "mail",
+    "picture": "picture",
+    "tz": "tz",
+    "timezone": "tz",
+    "settings": "settings",
+    "key": "key",
     # referee
     "as": "as",
     "revert": "revert",
@@ -76,7 +83,8 @@ HELP_TOPICS: tuple[str, ...] = (
     "par", "sell", "sell private", "exchange", "accept", "decline",
     "lay", "token", "run", "payout", "withhold", "half", "buy train", "discard",
     "bankrupt", "buy private", "protect", "redeem", "reissue", "destination", "port", "cattle",
-    "say", "help", "show", "history", "notify", "undo",
+    "say", "help", "show", "history", "undo", "auto",
+    "notify", "mail", "picture", "tz", "settings", "key",
     "referee", "as", "revert", "replace", "pause", "resume", "deadline", "kick",
 )  # fmt: skip
 

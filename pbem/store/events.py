@@ -17,7 +17,12 @@ from .base import StoreBase, canonical_json
 from .errors import ConcurrencyError, StoreError
 from .secret import ServerSecret
 
-EVENT_KINDS = ("command", "revert", "setup")
+#: command: a game command (facts); revert: an undo; setup: facts without a command;
+#: talk: table talk; order: a standing order set, cancelled or dropped; setting: a
+#: player's setting changed. talk, order and setting events have no facts.
+EVENT_KINDS = ("command", "revert", "setup", "talk", "order", "setting")
+#: Kinds that are not part of the game: a revert does not take them back.
+SERVICE_KINDS = ("talk", "order", "setting")
 ZERO_HASH = "0" * 64
 # Every column except prev_hash and hash, in table order.
 CONTENT_FIELDS = (
@@ -157,6 +162,16 @@ class EventsMixin(StoreBase):
         )
         assert row is not None
         return int(row["last"])
+
+    def events_of_kind(self, game_id: int, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+        """The game's events of these kinds, in seq order, JSON decoded."""
+        self._require_game(game_id)
+        marks = ", ".join("?" for _ in kinds)
+        rows = self._rows(
+            f"SELECT * FROM events WHERE game_id = ? AND kind IN ({marks}) ORDER BY seq",
+            [game_id, *kinds],
+        )
+        return [decode_event(row) for row in rows]
 
     def effective_events(self, game_id: int) -> list[dict[str, Any]]:
         """The events a rebuild applies: reverted suffixes and revert events left out."""

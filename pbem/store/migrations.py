@@ -130,6 +130,17 @@ def m0002_outbox_purpose(db: Database) -> None:
     db.execute("CREATE INDEX outbox_recipient_purpose ON outbox (recipient, purpose, created)")
 
 
+def m0003_player_settings(db: Database) -> None:
+    """Each player's mail settings besides ``notify``: ``mail`` (full or compact),
+    ``picture`` (on or off: the map as an image in full mails), ``tz`` (IANA name)."""
+    _run(db, [
+        "ALTER TABLE players ADD COLUMN mail TEXT NOT NULL DEFAULT 'full'",
+        "ALTER TABLE players ADD COLUMN picture TEXT NOT NULL DEFAULT 'on'",
+        "ALTER TABLE players ADD COLUMN tz TEXT NOT NULL DEFAULT 'UTC'",
+        "CREATE INDEX events_game_kind ON events (game_id, kind)",
+    ])
+
+
 _APPEND_ONLY = [
     """CREATE TRIGGER events_no_update BEFORE UPDATE ON events
        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
@@ -138,7 +149,7 @@ _APPEND_ONLY = [
 ]
 
 
-def m0003_keyed_record(db: Database, store: StoreBase) -> None:
+def m0004_keyed_record(db: Database, store: StoreBase) -> None:
     """Issue 15: the server secret keys the record. New tables ``meta`` (the secret's
     fingerprint, the sealed list of games) and ``chain_heads`` (each game's sealed head);
     every event rehashed with the keyed formula (a chain that was already broken is
@@ -203,7 +214,7 @@ def _rekey_chain(db: Database, store: StoreBase, game_id: int) -> None:
 
 
 def _first_broken_unkeyed(rows: list[dict[str, Any]]) -> int | None:
-    """The first seq where the chain of the code before 0003 (unkeyed sha256) breaks."""
+    """The first seq where the chain of the code before 0004 (unkeyed sha256) breaks."""
     prev = ZERO_HASH
     for row in rows:
         try:
@@ -220,7 +231,8 @@ def _first_broken_unkeyed(rows: list[dict[str, Any]]) -> int | None:
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
-    ("0003_keyed_record", m0003_keyed_record),
+    ("0003_player_settings", m0003_player_settings),
+    ("0004_keyed_record", m0004_keyed_record),
 ]
 
 

@@ -105,7 +105,7 @@ class RecordMixin(StoreBase):
         earlier = self.meta(f"broken_before_keying:{game_id}")
         if earlier is not None:
             problems.append(Problem(game_id, int(earlier), "the record was already broken here "
-                                    "when it was first keyed (migration 0003)"))
+                                    "when it was first keyed (migration 0004)"))
         return problems
 
     def _verify_head(self, game_id: int, rows: list[dict[str, Any]]) -> list[Problem]:

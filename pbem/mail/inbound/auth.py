@@ -31,6 +31,8 @@ class Sender:
     player: dict[str, Any] | None  # the authenticated player, or None
     reason: str = ""  # why not, for the rejection reply
     notify: dict[str, Any] | None = None  # whose address of record hears of a rejection
+    #: the player's key came from another address: the reply address has leaked
+    leaked: bool = False
 
 
 def _exists(store: Store, game_id: int) -> bool:
@@ -80,6 +82,20 @@ def _could_be_key(key: str) -> bool:
     return len(normalize_key(key)) == KEY_LENGTH
 
 
+def game_by_key(store: Store, mail: InboundMail, key: str | None) -> int | None:
+    """The game of a mail that names none (no reply address, tag or reference of ours)
+    but comes from a player's address of record with his key on a ``key`` line (one
+    keyed hash of the key, whatever the number of his games)."""
+    if not key or not mail.from_addr:
+        return None
+    active = [p for p in store.players_by_email(mail.from_addr) if p["status"] == "active"]
+    digest = key_digest(key, store.secret) if _could_be_key(key) else None
+    for player in active:
+        if digest is not None and digest_matches(digest, player["key_hash"]):
+            return int(player["game_id"])
+    return None
+
+
 def authenticate(store: Store, mail: InboundMail, game_id: int,
                  keys: list[str | None]) -> Sender:
     """The player the mail is from, or why not and whom to tell. At most one key is
@@ -99,5 +115,5 @@ def authenticate(store: Store, mail: InboundMail, game_id: int,
     if holders:
         return Sender(None, f"it came from {mail.from_addr or 'an unknown address'}, which "
                       f"is not your address of record, although it carries your key",
-                      notify=holders[0])
+                      notify=holders[0], leaked=True)
     return Sender(None, f"{mail.from_addr or 'the sender'} is not a player of game #{game_id}")

@@ -107,5 +107,5 @@ def _drop_stale_mail(store: Store, config: MailConfig, game_id: int) -> None:
 
 def _queue_new_keys(store: Store, config: MailConfig, game_id: int, keys: dict[str, str],
                     now: str) -> None:
-    queue_key_mails(store, config, game_id, keys, now, "player-new-key.txt", "key",
+    queue_key_mails(store, config, game_id, keys, now, "player-keys-replaced.txt", "key",
                     "Your new key for game #{game}, {name}", {})

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from ... import service
 from ...engine.state import GameState
 from ...service import CommandError
 from ...store import Store, StoreBusy
 from ..config import MailConfig
-from ..inbound.auth import Sender, authenticate, find_game
+from ..inbound.auth import Sender, authenticate, find_game, game_by_key
 from ..inbound.junk import authentication_failure, classify
 from ..inbound.mime import InboundMail, parse_message
 from ..inbound.replies import command_lines
@@ -31,9 +32,15 @@ from ..outbound.compose import (
     queue_mail,
     subject_for,
 )
-from ..outbound.notify import board_block, game_mail, happened_block, notify_others, prompt_block
-from ..outbound.templates import wrap_paragraph
-from ..outbound.views import GameView, StateViews
+from ..outbound.notify import (
+    board_section,
+    game_mail,
+    happened_block,
+    notify_others,
+    prompt_block,
+)
+from ..outbound.templates import shorten, wrap_paragraph
+from ..outbound.views import GameView, StateViews, thread_key
 from .turn import MailTurn
 
 __all__ = ["Outcome", "process_inbox", "store_message"]
@@ -133,15 +140,16 @@ def _screen(store: Store, config: MailConfig, mail: InboundMail, size: int, stra
             return Outcome("ignored", f"rate limit: {limited}")
     if mail.unreadable:
         return _unread(store, config, mail, mail.unreadable, now)
+    text = command_lines(mail.body_text, config.limits.lines_per_mail)
+    lines, ignored = list(text.lines), list(text.ignored)
+    line_key = key_line(lines)
     found = find_game(store, config, mail)
     if found is None:
-        return _no_game(store, config, mail, now)
+        by_key = game_by_key(store, mail, line_key)
+        if by_key is None:
+            return _no_game(store, config, mail, now)
+        found = by_key, None
     game_id, tag = found
-    text = command_lines(mail.body_text)
-    lines = text.lines[: config.limits.lines_per_mail]
-    ignored = list(text.ignored) + [f"{line}  (more than {config.limits.lines_per_mail} "
-                                    "command lines)" for line in text.lines[len(lines):]]
-    line_key = key_line(lines)
     sender = authenticate(store, mail, game_id, [tag, _subject_key(mail), line_key])
     failure = authentication_failure(mail, config.trusted_authserv_id)
     if sender.player is None or failure:
@@ -191,7 +199,7 @@ def _unread(store: Store, config: MailConfig, mail: InboundMail, reason: str,
             out = Outgoing(
                 recipient=target["email"], template="player-unread.txt",
                 values={"title": game["title"], "game": game_id, "reason": reason,
-                        "their_subject": _short(mail.subject or "(no subject)", 50),
+                        "their_subject": shorten(mail.subject or "(no subject)", 50),
                         "service_name": config.name},
                 subject=subject_for(game["title"], game_id, "Your mail was not read"),
                 purpose=purpose, game_id=game_id, in_reply_to=mail.message_id)
@@ -213,7 +221,9 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
     after."""
     turn = MailTurn.start(store, player["game_id"], player["name"], player["seat"],
                           mail.message_id or "mail", now)
-    commands = turn.split("\n".join(lines))
+    greetings, commands = turn.greetings(turn.split("\n".join(lines)))
+    ignored = [f"{line}  (not a command, above your first command)" for line in greetings] + \
+        ignored
     refused: CommandError | None = None
     if commands:
         try:
@@ -224,15 +234,31 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
             turn.rollback()
     after = turn.state
     views = StateViews(after)  # rendered once for the reply and every notification
+    player = store.player(player["game_id"], player["seat"])  # a new key, new settings
+    turn.results.extend(turn.notes.get(player["name"], []))
     values = _result_values(mail, turn, refused, commands, ignored, stop)
     view = views.view(player["name"])
     values["prompt_section"] = _prompt_section(view, player["name"])
     if turn.changed or player["name"] in view.waiting or refused:
-        values["board_section"] = board_block(view)
+        values["board_section"] = board_section(views, player, view)
     _queue_reply(store, config, mail, player, views, values, refused is None and bool(commands),
                  now)
+    for name, key in turn.new_keys.items():
+        _queue_new_key(store, config, player["game_id"], name, key, views, now)
     notify_others(store, config, turn.before, after, turn.activity(), now, views)
     return after
+
+
+def _queue_new_key(store: Store, config: MailConfig, game_id: int, name: str, key: str,
+                   views: StateViews, now: str) -> None:
+    """The new key and reply address, to the address of record (``key new``)."""
+    game = store.game(game_id)
+    player = next(p for p in store.players(game_id) if p["name"] == name)
+    address = config.plus_address(game_id, store.reply_code(player))
+    queue_mail(store, config, game_mail(
+        config, game, player, views, "player-new-key.txt", "key",
+        {"key": key, "reply_address": address, "email": player["email"]},
+        subject_for(game["title"], game_id, "Your new key")), now)
 
 
 def _prompt_section(view: GameView, name: str) -> str:
@@ -243,10 +269,11 @@ def _prompt_section(view: GameView, name: str) -> str:
 
 def _result_values(mail: InboundMail, run: MailTurn, refused: CommandError | None,
                    commands: list[str], ignored: list[str], stop: str) -> dict[str, object]:
-    values: dict[str, object] = {"their_subject": _short(mail.subject or "(no subject)", 50)}
+    values: dict[str, object] = {"their_subject": shorten(mail.subject or "(no subject)", 50)}
     if not commands:
-        values["results_section"] = ("Your mail had no commands. " + stop + "\n"
-                                     "Write your commands at the top of your reply.\n")
+        values["results_section"] = wrap_paragraph(
+            f"Your mail had no commands. {stop} Write your commands at the top of your "
+            "reply.") + "\n"
     elif refused is None:
         values["results_section"] = happened_block(run.results, "Results:") or "Results: done.\n"
     else:
@@ -301,30 +328,52 @@ def _ago(now: str, days: int = 0, hours: int = 0) -> str:
     return moment.isoformat(timespec="seconds")
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
 # -- refusing --------------------------------------------------------------------------------------
 
 
 def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, sender: Sender,
             reason: str, now: str) -> None:
-    """At most one short reply, and only to an address of record."""
+    """At most one short reply, and only to an address of record, in the game's thread:
+    to the sender when the mail came from his address; to the player whose key a
+    stranger's mail carried, telling him that his reply address has leaked."""
     target = sender.notify or sender.player
     if target is None or _capped(store, config, target["email"], now, "rej"):
         return
     game = store.game(game_id)
+    values: dict[str, object] = {
+        "player": target["name"], "email": target["email"], "title": game["title"],
+        "game": game_id, "reason": reason, "service_name": config.name,
+        "sender": mail.from_addr or "an unknown address"}
     out = Outgoing(
-        recipient=target["email"], template="player-rejected.txt",
-        values={"email": target["email"], "title": game["title"], "game": game_id,
-                "reason": reason, "service_name": config.name},
-        subject=subject_for(game["title"], game_id, "Your mail was not accepted"),
-        purpose="rej", game_id=game_id)
+        recipient=target["email"],
+        template="player-key-leaked.txt" if sender.leaked else "player-rejected.txt",
+        values=values,
+        subject=subject_for(game["title"], game_id, "Your reply address has leaked"
+                            if sender.leaked else "Your mail was not accepted"),
+        purpose="rej", game_id=game_id, thread=thread_key(service.load(store, game_id)),
+        reply_for=target)
+    if not sender.leaked and mail.message_id:
+        out.in_reply_to = mail.message_id  # his own mail: the answer goes with it
     queue_mail(store, config, out, now)
 
 
 def _no_game(store: Store, config: MailConfig, mail: InboundMail, now: str) -> Outcome:
-    """No game found: no reply, since nothing tells whose the mail is."""
-    return Outcome("ignored", "no game found: no reply address, subject tag or reference "
-                   "of ours")
+    """No game found. A mail from a player's address of record gets one short answer
+    there (which games are his, and how to write to one); anybody else none, since
+    nothing tells whose the mail is."""
+    seats = store.players_by_email(mail.from_addr) if mail.from_addr else []
+    note = "no game found: no reply address, subject tag, reference or key of ours"
+    if not seats or _capped(store, config, seats[0]["email"], now, "rej"):
+        return Outcome("ignored", note)
+    games = "\n".join(f"    [{s['title']} #{s['game_id']}]  you play {s['name']} ({s['status']})"
+                      for s in seats[:20])
+    out = Outgoing(
+        recipient=seats[0]["email"], template="player-no-game.txt",
+        values={"email": seats[0]["email"], "service_name": config.name,
+                "their_subject": shorten(mail.subject or "(no subject)", 50),
+                "games_section": games},
+        subject="Which game is your mail for?", purpose="rej")
+    if mail.message_id:
+        out.in_reply_to = mail.message_id
+    queue_mail(store, config, out, now)
+    return Outcome("ignored", note + "; the sender was told how to address a game")

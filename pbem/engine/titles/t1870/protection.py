@@ -15,16 +15,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import Ctx, money, player_cash, require
-from .errors import RulesError
-from .shares import (
+from ...context import Ctx, money, player_cash, require
+from ...errors import RulesError
+from ...facts import MarketMove, MarketRestore, OverLimit
+from ...shares import (
     certificate_count,
     certificate_limit,
     corp_counts_toward_limit,
     may_exceed_share_limit,
     ordinary_indexes,
 )
-from .state import BANK, POOL, GameState, player_holder
+from ...state import BANK, POOL, GameState, player_holder
+from .closing import close_company
 
 RULE = "1870 Share Price Protection, p.13"
 
@@ -81,13 +83,19 @@ def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
 
 
 def certificate_problem(state: GameState, president: str, sale: dict[str, Any]) -> str | None:
-    counted = corp_counts_toward_limit(state, sale["corp"])
+    """Protection keeps the token where it stood: if certificates count toward the limit
+    there, the shares bought count, and so do the president's own certificates of the
+    company if the sale had taken it into a section where they do not."""
+    counted_now = corp_counts_toward_limit(state, sale["corp"])
+    counted = counted_now
     restored = state.rules.market.cell(sale["row"], sale["col"])
     if restored is not None:
         counted = not state.rules.zone_allows(restored.zone, "uncounted")
     if not counted:
         return None
     after, limit = certificate_count(state, president) + sale["count"], certificate_limit(state)
+    if not counted_now:
+        after += len(state.cert_indexes(sale["corp"], player_holder(president)))
     if after > limit:
         return f"That would give you {after} certificates; the limit is {limit}."
     return None
@@ -97,11 +105,16 @@ def settle(ctx: Ctx, sale: dict[str, Any]) -> None:
     """An unprotected sale: "that company's share value token is moved according to the
     normal share value token movement rules" (p.13) now, when the president declines
     or is not offered protection.  The value dropped at the sale already (the Shirley
-    Sneaky example), but the token enters its new box now, under the tokens there."""
-    c = ctx.state.corps[sale["corp"]]
-    if c.closed or c.cell is None or tuple(c.cell) == (sale["row"], sale["col"]):
+    Sneaky example), but the token enters its new box now, under the tokens there; a
+    token in the closing section closes the company now (p.7), not at the sale."""
+    state = ctx.state
+    c = state.corps[sale["corp"]]
+    if c.closed or c.cell is None:
         return
-    ctx.emit("market", corp=sale["corp"], row=c.cell[0], col=c.cell[1], restack=True)
+    if tuple(c.cell) != (sale["row"], sale["col"]):
+        ctx.emit(MarketMove.to(state, sale["corp"], c.cell[0], c.cell[1]))  # again, under
+    if state.rules.zone_allows(state.zone(sale["corp"]), "closes"):  # it enters the closing
+        close_company(ctx, sale["corp"])
 
 
 def next_offer(ctx: Ctx) -> bool:
@@ -136,16 +149,17 @@ def protect(ctx: Ctx) -> None:
     ctx.pay(holder, BANK, sale["amount"])
     for index in ordinary_indexes(state, corp, POOL)[:sale["count"]]:
         ctx.move_cert(corp, index, holder)
-    ctx.emit("market_restore", corp=corp, row=sale["row"], col=sale["col"],
-             arrival=sale["arrival"])
+    ctx.emit(MarketRestore(corp, sale["row"], sale["col"], sale["arrival"]))
     ctx.log(f"{president} protects {corp}: buys {sale['count']} from the open market for "
             f"{money(sale['amount'])}; the share value stays at ${sale['price']}.")
     pct = state.percent(corp, holder)
     if pct > state.rules.player_share_limit and not may_exceed_share_limit(state, corp):
         corps = sorted(set(state.over_limit.get(president, [])) | {corp})
-        ctx.emit("over_limit", player=president, corps=corps)
+        ctx.emit(OverLimit(president, corps))
         ctx.log(f"{president} may hold {pct}% of {corp} while keeping all of them.")
     ctx.round_set(protection=None, protection_last=president)
+    if state.round.get("kind") == "stock":  # the priority card follows play (p.10, p.13)
+        ctx.round_set(last_actor=president)
 
 
 def decline(ctx: Ctx) -> None:
@@ -195,5 +209,4 @@ def over_limit_sale_problem(state: GameState, name: str, corp: str, count: int) 
 
 def forget_over_limit(ctx: Ctx, name: str, corp: str) -> None:
     if corp in ctx.state.over_limit.get(name, []):
-        ctx.emit("over_limit", player=name,
-                 corps=[c for c in ctx.state.over_limit[name] if c != corp])
+        ctx.emit(OverLimit(name, [c for c in ctx.state.over_limit[name] if c != corp]))
