@@ -105,7 +105,7 @@ CASES: dict[str, Callable[[Path, int], Callable[[sqlite3.Connection], None]]] = 
     "all events deleted": lambda db, g: sql("DELETE FROM events WHERE game_id = ?", g),
     "cash added to talk": lambda db, g: sql(
         "UPDATE events SET facts = ? WHERE game_id = ? AND seq = ?",
-        json.dumps([{"type": "cash", "from": "bank", "to": "Dan", "amount": 500}]), g,
+        json.dumps([{"f": "cash", "from": "bank", "to": "p:Dan", "amount": 500}]), g,
         talk_seq(db, g)),
     "text changed": lambda db, g: sql(
         "UPDATE events SET text = 'buy CA' WHERE game_id = ? AND text = 'buy SV'", g),
@@ -193,7 +193,7 @@ def test_every_kind_is_checked(tmp_path: Path) -> None:
     from pbem import service
 
     db, game = played_file(tmp_path)
-    cash = json.dumps([{"type": "cash", "from": "bank", "to": "Ann", "amount": 1}])
+    cash = json.dumps([{"f": "cash", "from": "bank", "to": "p:Ann", "amount": 1}])
 
     def add(conn: sqlite3.Connection) -> None:
         last = conn.execute("SELECT MAX(seq), hash FROM events WHERE game_id = ?",

@@ -26,6 +26,7 @@ from ..inbound.mime import InboundMail, parse_message
 from ..inbound.replies import command_lines
 from ..inbound.routing import key_line, subject_key
 from ..outbound.compose import (
+    LEAK_PURPOSES,
     REJECTION_PURPOSES,
     REPLY_PURPOSES,
     Outgoing,
@@ -312,13 +313,15 @@ def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: di
 
 
 def _capped(store: Store, config: MailConfig, address: str, now: str, purpose: str) -> bool:
-    """True when ``address`` had its day's replies (``re``) or rejection notices
-    (``rej``): counted apart, so mail forged in a player's name cannot use up his
-    replies, and he hears of forgeries once a day at most."""
+    """True when ``address`` had its day's replies (``re``), rejection notices (``rej``)
+    or warnings of a leaked key (``leak``): each counted apart, so mail forged in a
+    player's name cannot use up his replies, and he hears of forgeries and of mail
+    with his key from elsewhere once a day at most."""
     since = _ago(now, days=1)
-    if purpose in REJECTION_PURPOSES:
-        return (store.outbox_count(address, since, REJECTION_PURPOSES)
-                >= config.limits.rejections_per_address_per_day)
+    for notices in (REJECTION_PURPOSES, LEAK_PURPOSES):
+        if purpose in notices:
+            return (store.outbox_count(address, since, notices)
+                    >= config.limits.rejections_per_address_per_day)
     return (store.outbox_count(address, since, REPLY_PURPOSES)
             >= config.limits.replies_per_address_per_day)
 
@@ -337,7 +340,8 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
     to the sender when the mail came from his address; to the player whose key a
     stranger's mail carried, telling him that his reply address has leaked."""
     target = sender.notify or sender.player
-    if target is None or _capped(store, config, target["email"], now, "rej"):
+    purpose = "leak" if sender.leaked else "rej"
+    if target is None or _capped(store, config, target["email"], now, purpose):
         return
     game = store.game(game_id)
     values: dict[str, object] = {
@@ -350,7 +354,7 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
         values=values,
         subject=subject_for(game["title"], game_id, "Your reply address has leaked"
                             if sender.leaked else "Your mail was not accepted"),
-        purpose="rej", game_id=game_id, thread=thread_key(service.load(store, game_id)),
+        purpose=purpose, game_id=game_id, thread=thread_key(service.load(store, game_id)),
         reply_for=target)
     if not sender.leaked and mail.message_id:
         out.in_reply_to = mail.message_id  # his own mail: the answer goes with it
