@@ -26,7 +26,8 @@ expected answers come out:
   state that differs from the rebuild of its record (checked every 100 mails); every
   game is audited when it ends or is replaced (games are replaced after 250 events,
   so that each mail's rebuild stays cheap) and at the end. The maps' PNG pictures
-  are not drawn (what is fuzzed is reading and deciding; the text renderings are).
+  are not drawn and commits are not synced to the disk (what is fuzzed is reading and
+  deciding; the text renderings and the SVG map are made).
 
 Prints the counts and the findings (each with its seed, number and input) and
 writes them as JSON with ``--json``. Not part of ``make bench``: run it alone,
@@ -88,6 +89,7 @@ class Report:
     slowest: float = 0.0
     outcomes: Counter[str] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
+    reported: int = 0  # the findings already shown in a progress line
 
 
 # -- mutations ---------------------------------------------------------------------------------
@@ -375,6 +377,9 @@ class Tables:
 
         self.rng = rng
         self.store = open_store(directory / "fuzz.db", now=_now(0))
+        # no fsync at each mail's commit: what is fuzzed is reading and deciding (the
+        # soak kills the service to test durability)
+        self.store.conn.execute("PRAGMA synchronous = OFF")
         self.config = MailConfig(address="pbem@games.test", referee="ref@games.test",
                                  trusted_authserv_id="mx.games.test",
                                  limits=Limits(replies_per_address_per_day=10**9,
@@ -418,10 +423,11 @@ class Tables:
 
 
 def fuzz_mails(seed: int, examples: int) -> Report:
-    import pbem.mail.outbound.compose as compose
+    import pbem.mail.outbound.views as views
     from pbem.mail.processing.process import process_inbox, store_message
 
-    compose.map_image = lambda text: None  # type: ignore[assignment]  # no PNG: see above
+    assert callable(views.svg_to_png)  # what is replaced must be there
+    views.svg_to_png = lambda svg, **options: None  # no PNG (see above): the SVG goes
     rng = random.Random(seed)
     report = Report("mails")
     vocab_states = positions(rng, 6)
@@ -528,11 +534,28 @@ def _now(number: int) -> str:
     return moment.isoformat(timespec="seconds")
 
 
+PROGRESS_EVERY = 5000
+
+
 def _count(report: Report, outcome: str, elapsed: float) -> None:
     report.examples += 1
     report.seconds += elapsed
     report.slowest = max(report.slowest, elapsed)
     report.outcomes[outcome] += 1
+    if report.examples % PROGRESS_EVERY == 0:
+        _progress(report)
+
+
+def _progress(report: Report) -> None:
+    """A line on stderr now and then, with the findings since the last one: a long run
+    stopped early still tells how far it went and what it found."""
+    kinds = Counter(f.kind for f in report.findings)
+    print(f"{report.target}: {report.examples} examples, {len(report.findings)} findings "
+          f"{dict(kinds)}", file=sys.stderr, flush=True)
+    for finding in report.findings[report.reported:report.reported + 5]:
+        print(f"  finding #{finding.number} {finding.kind}: {finding.detail[-300:]}\n"
+              f"    {finding.example[:300]}", file=sys.stderr, flush=True)
+    report.reported = len(report.findings)
 
 
 def _trace(exc: BaseException) -> str:
