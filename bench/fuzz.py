@@ -2,7 +2,7 @@
 deciding what it reads), the MIME reader, and whole mails through processing.
 
     python -m bench.fuzz --examples 100000 [--target commands,mime,mails] [--seed 1]
-                         [--json FILE]
+                         [--json FILE] [--minutes M]
 
 Each target makes examples by mutating a corpus with a seeded random generator (so a
 finding can be replayed from its seed and number) and checks that nothing but the
@@ -31,7 +31,9 @@ expected answers come out:
 
 Prints the counts and the findings (each with its seed, number and input) and
 writes them as JSON with ``--json``. Not part of ``make bench``: run it alone,
-``nice -n 10``; 100,000 examples of each target take hours.
+``nice -n 10``; 100,000 examples of each target take hours (on a busy machine, run
+the ``mails`` target as several processes with different seeds). ``--minutes`` or
+SIGTERM ends a target early, with its counts, findings and final audits.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -205,7 +208,7 @@ def fuzz_commands(seed: int, examples: int) -> Report:
     vocab = sorted({w for t in texts for w in t.split()})
     report = Report("commands")
     contexts = [(s, service.parse_context(s)) for s in states]
-    for number in range(examples):
+    for number in _numbers(examples):
         text = mutate_text(rng, rng.choice(texts), vocab)
         state, ctx = rng.choice(contexts)
         started = time.perf_counter()
@@ -335,7 +338,7 @@ def fuzz_mime(seed: int, examples: int) -> Report:
     rng = random.Random(seed)
     mails = mime_corpus()
     report = Report("mime")
-    for number in range(examples):
+    for number in _numbers(examples):
         raw = mutate_bytes(rng, rng.choice(mails))
         started = time.process_time()  # CPU time: the machine may be busy with others
         try:
@@ -436,7 +439,7 @@ def fuzz_mails(seed: int, examples: int) -> Report:
     mimes = mime_corpus()
     with tempfile.TemporaryDirectory(prefix="pbem-fuzz-") as tmp:
         tables = Tables(rng, Path(tmp))
-        for number in range(examples):
+        for number in _numbers(examples):
             game_id = rng.choice(tables.games)
             raw, note = _mail(tables, game_id, rng, texts, vocab, mimes)
             tables.uid += 1
@@ -535,6 +538,21 @@ def _now(number: int) -> str:
 
 
 PROGRESS_EVERY = 5000
+#: when a run stops early (``--minutes``, SIGTERM): monotonic time, and whether asked to
+_STOP = {"at": float("inf"), "asked": False}
+
+
+def _numbers(examples: int) -> Iterator[int]:
+    """0, 1, ... ``examples - 1``, unless the run's time is up or it was asked to stop:
+    then the target ends early and its counts, findings and final audits are kept."""
+    for number in range(examples):
+        if _STOP["asked"] or time.monotonic() >= _STOP["at"]:
+            return
+        yield number
+
+
+def _ask_to_stop(signum: int, frame: object) -> None:
+    _STOP["asked"] = True
 
 
 def _count(report: Report, outcome: str, elapsed: float) -> None:
@@ -580,7 +598,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", default="commands,mime,mails")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop after this many minutes (SIGTERM stops too), keeping the "
+                        "counts, findings and final audits")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _ask_to_stop)
+    if args.minutes is not None:
+        _STOP["at"] = time.monotonic() + args.minutes * 60
     reports = []
     for report in run(args.target.split(","), args.seed, args.examples):
         kinds = Counter(f.kind for f in report.findings)
