@@ -291,3 +291,10 @@ def _picture(drawn: DrawnMap, zoom: float) -> MapImage | None:
         return MapImage("png", png, "map.png", drawn.anchor, drawn.symbols)
     return MapImage("svg+xml", drawn.svg.encode("utf-8"), "map.svg", drawn.anchor,
                     drawn.symbols)
+
+
+def forget() -> None:
+    """Forget every map drawn in this process and its pictures (a benchmark starts as a
+    service that never drew the game)."""
+    with _LOCK:
+        _DRAWN.clear()
