@@ -440,6 +440,32 @@ def test_p13_a_declined_sale_into_the_closing_section_closes_the_company() -> No
     assert t.state.corps["IC"].closed
 
 
+def test_p13_protection_counts_the_presidents_own_shares_kept_out_of_yellow() -> None:
+    """p.6 and p.13: protecting keeps the token out of the yellow section, so the
+    president's own certificates of the company count again, with those bought; without
+    room for all he is not offered protection (18xx.games: the "over cert limit fails"
+    fixture; found by comparing it action by action)."""
+    t = shirley_and_dewey()
+    st = t.state
+    from pbem.engine.shares import certificate_count
+
+    give(t, "MP", 5, player_holder("Dewey"))  # Dewey: MP president + one share
+    for corp in ("MKT", "SLSF"):
+        if st.corps[corp].par is None:
+            start(t, corp, "Ann", 100, 0, 6)
+    free = [(c, i) for c in st.corps for i in range(1, 9)
+            if st.corps[c].certs[i] == IPO and st.corps[c].par is not None and c != "MP"]
+    while certificate_count(st, "Dewey") < certificate_limit(st):  # at the limit
+        corp, index = free.pop(0)
+        give(t, corp, index, player_holder("Dewey"))
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])  # MP into yellow
+    t.act("Shirley", "pass")
+    # his 2 MP certificates no longer count (2 free), but protecting would count them
+    # again with the share bought: one over the limit
+    assert st.round["protection"] is None or st.round["protection"]["president"] != "Dewey"
+    assert st.price("MP") == 60
+
+
 def test_p13_president_who_sold_this_round_may_not_protect() -> None:
     t = shirley_and_dewey()
     put(t, {"f": "round_set", "values": {"sold": {"Dewey": ["MP"]}}})

@@ -82,13 +82,19 @@ def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
 
 
 def certificate_problem(state: GameState, president: str, sale: dict[str, Any]) -> str | None:
-    counted = corp_counts_toward_limit(state, sale["corp"])
+    """Protection keeps the token where it stood: if certificates count toward the limit
+    there, the shares bought count, and so do the president's own certificates of the
+    company if the sale had taken it into a section where they do not."""
+    counted_now = corp_counts_toward_limit(state, sale["corp"])
+    counted = counted_now
     restored = state.rules.market.cell(sale["row"], sale["col"])
     if restored is not None:
         counted = not state.rules.zone_allows(restored.zone, "uncounted")
     if not counted:
         return None
     after, limit = certificate_count(state, president) + sale["count"], certificate_limit(state)
+    if not counted_now:
+        after += len(state.cert_indexes(sale["corp"], player_holder(president)))
     if after > limit:
         return f"That would give you {after} certificates; the limit is {limit}."
     return None

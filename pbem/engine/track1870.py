@@ -116,15 +116,18 @@ def owned_with(state: GameState, corp: str, key: str) -> str | None:
     return None
 
 
-def terrain_cost(state: GameState, corp: str, coord: str) -> tuple[int, str | None]:
+def terrain_cost(state: GameState, corp: str, coord: str,
+                 using: str | None = None) -> tuple[int, str | None]:
     """(cost, private used for a discount): the printed cost for the first tile of a
-    hex, less the MRBC's $40 once on a river hex."""
+    hex, less the MRBC's $40 once on a river hex when the lay uses it (``using``: "The
+    public company that purchases the MRBC may build in one of the hexes along the
+    Mississippi River for a $40 discount", p.9: its president chooses the hex)."""
     if coord in state.board.tiles:
         return 0, None
     hex_ = state.map.hex(coord)
     cost = hex_.cost
     sym = owned_with(state, corp, "terrain_discount")
-    if sym is not None and cost and not state.privates[sym].used:
+    if sym is not None and sym == using and cost and not state.privates[sym].used:
         data = state.rules.private(sym).extra["terrain_discount"]
         if data.get("hexes") != "river" or hex_.river is not None:
             return max(0, cost - int(data["amount"])), sym
@@ -235,16 +238,14 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     kind = _kind_of(state, coord)
     home = state.rules.corp(corp).home
     with_ = action.get("with")
+    use_home = with_ is not None and left["home"] and coord == home
     if with_ is not None:
         extra = state.rules.private(with_).extra if with_ in state.rules.privates else {}
         require("home_tile_lay" in extra, f"{with_} gives no tile lay.", TRACK)
-    use_home = left["home"] and coord == home
-    if with_ is not None:
-        require(left["home"], f"{corp} has no free home lay from {with_}: it comes with the "
-                "Mississippi River Bridge Company bought by MP or SSW in its first operating "
-                "round.", MRBC_RULE)
-        require(coord == home, f"The free lay of {with_} is on {corp}'s home hex {home}.",
-                MRBC_RULE)
+        require(use_home or terrain_cost(state, corp, coord, with_)[1] == with_,
+                f"{with_} gives {corp} a free lay on its home hex {home} (bought by MP or SSW "
+                "in its first operating round) or $40 off the first tile of one river hex; "
+                f"neither is left for {coord}.", MRBC_RULE)
     if not use_home and not left[kind]:
         raise RulesError(_lay_refusal(corp, turn.get("lays") or []), TRACK)
     homes_laid = turn.get("home_laid") or False
@@ -263,9 +264,11 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         if better is None:
             raise
         raise RulesError(better, TRACK) from None
-    cost, discount = terrain_cost(state, corp, coord)
+    cost, discount = terrain_cost(state, corp, coord, with_)
     if use_home:
         cost, discount = 0, None
+        if state.options.get("mrbc_uses") == "one" and with_ is not None:
+            ctx.emit("private_used", sym=with_)  # 18xx.games: one use of its ability
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
             f"terrain; {corp} has {money(state.corps[corp].cash)}.", TRACK)
     moved = token_map(state.map, state.board, coord, tile_id, rotation) or {}
@@ -351,7 +354,11 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
         as_home = left["home"] and coord == home
         if not (left[kind] or as_home):
             continue
-        cost = 0 if as_home else terrain_cost(state, corp, coord)[0]
+        discount = owned_with(state, corp, "terrain_discount")
+        cost, used = terrain_cost(state, corp, coord, discount)
+        using = discount if as_home or used else None
+        if as_home:
+            cost = 0
         if cost > state.corps[corp].cash:
             continue
         for tile_id, count in sorted(state.board.tiles_left.items()):
@@ -363,7 +370,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
             for r in distinct:
                 fields = lay_fields(state.map.tiles[tile_id], r, distinct)
                 moves.append({"action": {"type": "lay", "tile": tile_id, "hex": coord,
-                                         **fields, "with": None}, "price": cost})
+                                         **fields, "with": using}, "price": cost})
     return moves
 
 
