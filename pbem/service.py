@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import snapshot
 from .engine.errors import RulesError, SetupError
 from .engine.facts import Fact
 from .engine.game import (
@@ -41,7 +42,7 @@ from .orders import (
     current_orders,
     new_order,
 )
-from .store import Store
+from .store import Store, effective
 from .store.keys import hash_key, new_player_key
 
 
@@ -132,11 +133,29 @@ def initial(store: Store, game_id: int) -> GameState:
 
 
 def load(store: Store, game_id: int) -> GameState:
-    """Rebuild the game by applying the facts of its effective events."""
-    state = initial(store, game_id)
-    for event in store.effective_events(game_id):
-        apply_facts(state, event["facts"])
+    """The game now: the newest usable snapshot (pbem.snapshot) and the facts of the
+    events that count after it, or of all of them from the start. Inside a caller's
+    transaction (a mail, a CLI command that writes), the state is kept as a new
+    snapshot when events came after the one used."""
+    game = store.game(game_id)
+    recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
+    marks = store.event_marks(game_id)
+    found = snapshot.usable(store.snapshots(game_id), marks)
+    start, state = found if found is not None else (0, initial(store, game_id))
+    counted = {m["seq"] for m in effective(marks) if m["seq"] > start}
+    if counted:
+        for event in store.events(game_id, after=start):
+            if event["seq"] in counted:
+                apply_facts(state, event["facts"])
+    if marks and marks[-1]["seq"] != start and store.conn.in_transaction:
+        keep_snapshot(store, game_id, marks[-1], state)
     return state
+
+
+def keep_snapshot(store: Store, game_id: int, last: dict[str, Any], state: GameState) -> None:
+    """Keep ``state``, the game after its event ``last`` (seq and hash), as a snapshot."""
+    store.put_snapshot(game_id, last["seq"], last["hash"], snapshot.engine_fingerprint(),
+                       snapshot.encode(state))
 
 
 def parse_context(state: GameState) -> ParseContext:
@@ -367,7 +386,9 @@ class AuditResult:
 
 
 def audit(store: Store, game_id: int) -> AuditResult:
-    """Verify the hash chain and re-decide every command from the state before it."""
+    """Verify the hash chain and re-decide every command from the state before it; check
+    the game's snapshots against the states reached (pbem.snapshot): one that differs,
+    or that another engine wrote, is dropped (a note says so when it differed)."""
     events = store.events(game_id)
     broken = store.verify_chain(game_id)
     if broken is not None:
@@ -375,29 +396,50 @@ def audit(store: Store, game_id: int) -> AuditResult:
     state = initial(store, game_id)
     game = store.game(game_id)
     notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
-    effective: list[dict[str, Any]] = []
+    snapshots = {row["seq"]: row for row in store.snapshots(game_id)}
+    counted: list[dict[str, Any]] = []
     for event in events:
         if event["kind"] == "revert":
-            effective = [e for e in effective if e["seq"] <= event["revert_to"]]
+            counted = [e for e in counted if e["seq"] <= event["revert_to"]]
             state = initial(store, game_id)
-            for earlier in effective:
+            for earlier in counted:
                 apply_facts(state, earlier["facts"])
-            continue
-        if event["kind"] != "command":
+        elif event["kind"] != "command":
             apply_facts(state, event["facts"])
-            effective.append(event)
-            continue
-        try:
-            decision = decide(state, event["actor"], event["command"])
-        except RulesError as exc:
-            return AuditResult(len(events), f"event {event['seq']} ({event['text']}) is refused "
-                               f"when decided again: {exc}", notes)
-        stored = apply_facts(state, event["facts"])  # read as facts of today (upcast)
-        if decision.records != [f.to_json() for f in stored]:
-            return AuditResult(len(events), f"event {event['seq']} ({event['text']}) gives "
-                               "different facts when decided again", notes)
-        effective.append(event)
+            counted.append(event)
+        else:
+            try:
+                decision = decide(state, event["actor"], event["command"])
+            except RulesError as exc:
+                return AuditResult(len(events), f"event {event['seq']} ({event['text']}) is "
+                                   f"refused when decided again: {exc}", notes)
+            stored = apply_facts(state, event["facts"])  # read as facts of today (upcast)
+            if decision.records != [f.to_json() for f in stored]:
+                return AuditResult(len(events), f"event {event['seq']} ({event['text']}) "
+                                   "gives different facts when decided again", notes)
+            counted.append(event)
+        if event["seq"] in snapshots:
+            notes += _check_snapshot(store, game_id, snapshots[event["seq"]], state)
     return AuditResult(len(events), None, notes)
+
+
+def _check_snapshot(store: Store, game_id: int, row: dict[str, Any], state: GameState
+                    ) -> list[str]:
+    """Compare the snapshot ``row`` with ``state``, the game after its event; drop it if
+    another engine wrote it or it differs (then a note says so)."""
+    if row["engine"] != snapshot.engine_fingerprint():
+        store.drop_snapshots(game_id, row["seq"])
+        return []
+    try:
+        same = snapshot.decode(row["state"]) == state
+    except Exception:  # noqa: BLE001 - unreadable: as good as different
+        same = False
+    if same:
+        return []
+    store.drop_snapshots(game_id, row["seq"])
+    return [f"The snapshot of the game after event {row['seq']} differed from the game "
+            "rebuilt from its events; it was dropped (it is only a cache: the events are "
+            "the record)."]
 
 
 def waiting_for(state: GameState) -> list[str]:

@@ -135,10 +135,26 @@ def m0003_player_settings(db: Database) -> None:
     ])
 
 
+def m0004_snapshots(db: Database) -> None:
+    """``snapshots``: game states cached for speed (pbem.snapshot), never the truth: the
+    state after event ``seq``, the hash of that event, the engine that wrote it."""
+    _run(db, [
+        """CREATE TABLE snapshots (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            hash TEXT NOT NULL,
+            engine TEXT NOT NULL,
+            state BLOB NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+    ])
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
     ("0003_player_settings", m0003_player_settings),
+    ("0004_snapshots", m0004_snapshots),
 ]
 
 
