@@ -16,8 +16,8 @@ recorded for it when the whole log was imported (a tile lay with its exits, a ru
 its routes written out). Every player gets mail: notify every move (the default), all
 full mails with the picture. Per mail: CPU ms (best of ``--repeat``, each on a fresh
 copy of the position), the mails queued and their bytes. Before each run the process
-forgets what it drew and draws the position once, as a running ``pbem serve`` did for
-the mail before.
+forgets what it drew and loads and draws the position once, as a running ``pbem serve``
+did for the mail before (which left a snapshot of the game in the store).
 ``python -m bench mail-late`` (or ``python bench/mail_late.py [--repeat N]``).
 """
 
@@ -128,10 +128,12 @@ def one_mail(store: Store, game_id: int, name: str, body: str) -> dict[str, Any]
 
 
 def prime(store: Store, game_id: int) -> None:
-    """Forget what this process drew, then draw the game as it stands, with its picture
-    (as the mail before did in a running service)."""
+    """Forget what this process drew, then load the game in a transaction (which keeps
+    a snapshot of it) and draw it, with its picture: what the mail before left in the
+    store and in a running service."""
     forget()
-    state = load(store, game_id)
+    with store.transaction():
+        state = load(store, game_id)
     views = StateViews(state)
     name = views.waiting[0]
     player = next(p for p in store.players(game_id) if p["name"] == name)

@@ -198,7 +198,7 @@ def test_svg_where_no_png_can_be_made(table: Table, monkeypatch: pytest.MonkeyPa
     map picture at most 60 KB, the mail at most 80 KB); else the mail has the text map
     alone."""
     monkeypatch.setattr(views, "_DRAWN", OrderedDict())  # no picture made before
-    monkeypatch.setattr(views, "svg_to_png", lambda svg, **_: None)
+    monkeypatch.setattr(views, "map_picture", lambda parts, *_: None)
     table.send("Ann", "buy SV")
     [turn] = table.to("Ben", table.new_mail())
     svg = views.drawn_map(turn.text)
@@ -221,7 +221,7 @@ def test_a_rendering_bug_does_not_stop_the_game(table: Table,
         raise RuntimeError("renderer exploded")
 
     monkeypatch.setattr(views, "_DRAWN", OrderedDict())
-    monkeypatch.setattr(views, "svg_map", broken)
+    monkeypatch.setattr(views, "state_map_parts", broken)
     monkeypatch.setattr(views, "tables_text", broken)
     assert table.send("Ann", "buy SV").status == "processed"
     [turn] = table.to("Ben", table.new_mail())

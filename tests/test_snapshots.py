@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,7 +52,7 @@ def snapshot_now(store: Store, game_id: int) -> None:
         service.load(store, game_id)
 
 
-def last(store: Store, game_id: int) -> dict[str, object]:
+def last(store: Store, game_id: int) -> dict[str, Any]:
     return store.event_marks(game_id)[-1]
 
 

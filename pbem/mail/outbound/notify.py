@@ -132,7 +132,7 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
         _undo_request(store, config, game, after, run, now)
     if not run.changed:
         return
-    events = store.events(run.game_id)
+    events = store.events(run.game_id, facts=False)  # the recaps read no facts
     if after.finished:
         for player in players:
             recent = [] if player["name"] == run.player else recent_lines(events, player)
