@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import snapshot
-from .engine.errors import RulesError, SetupError
+from .engine.errors import PbemError, RulesError, SetupError
 from .engine.facts import Fact
 from .engine.game import (
     ENGINE_VERSION,
@@ -46,13 +46,12 @@ from .store import Store, effective
 from .store.keys import hash_key, new_player_key
 
 
-class CommandError(Exception):
+class CommandError(PbemError):
     """A command (or one of several) was refused; nothing was recorded."""
 
     def __init__(self, line: str, message: str, suggestions: list[str]) -> None:
         super().__init__(message)
         self.line = line
-        self.message = message
         self.suggestions = suggestions
 
     def __str__(self) -> str:

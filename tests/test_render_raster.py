@@ -11,9 +11,9 @@ import random
 import pytest
 from positions import ALL_COLOURS, late_1830, midgame_1870, random_board
 
+from pbem.engine.board.tiles import unique_rotations
+from pbem.engine.board.track import lay_tile, placements
 from pbem.engine.state import GameState
-from pbem.engine.tiles import unique_rotations
-from pbem.engine.track import lay_tile, placements
 from pbem.render import raster
 from pbem.render.png import available, rasterise
 from pbem.render.svg import MapParts, state_map_parts
