@@ -24,6 +24,7 @@ from .engine.game import (
 )
 from .engine.state import GameState
 from .engine.title import load_title
+from .identity import check_address, check_players
 from .notation import (
     NotationError,
     ParseContext,
@@ -42,8 +43,9 @@ from .orders import (
     current_orders,
     new_order,
 )
-from .store import Store, effective
-from .store.keys import hash_key, new_player_key
+from .safe_text import visible
+from .store import SERVICE_KINDS, Problem, Store, effective
+from .store.keys import new_player_key
 
 
 class CommandError(PbemError):
@@ -100,7 +102,12 @@ def create_game(
     now: str,
     referee: str | None = None,
 ) -> NewGame:
-    """Record a new game; players are (name, email) in the order given."""
+    """Record a new game; players are (name, email) in the order given. Names and
+    addresses are checked first (``identity.check_players``: InvalidPlayer, a
+    SetupError, says what to change)."""
+    check_players(players)
+    if referee:
+        check_address(referee)
     rules = load_title(title)
     opts = dict(options)
     opts.setdefault("seating", seating)
@@ -114,7 +121,7 @@ def create_game(
         game_id = store.create_game(title, resolved, seed, ENGINE_VERSION, rules.rules_version,
                                     now, referee)
         for seat, name in enumerate(seated):
-            store.add_player(game_id, seat, name, emails[name], hash_key(keys[name]))
+            store.add_player(game_id, seat, name, emails[name], store.key_hash(keys[name]))
     return NewGame(game_id, seated, keys)
 
 
@@ -379,53 +386,115 @@ def undo(store: Store, game_id: int, to_seq: int, *, actor: str, source: str, no
 @dataclass
 class AuditResult:
     events: int
-    problem: str | None
+    problems: list[Problem] = field(default_factory=list)
     #: what the reader should know (the game was recorded under other rules data)
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def problem(self) -> str | None:
+        """The first problem as a sentence, or None when the record is sound."""
+        return str(self.problems[0]) if self.problems else None
+
+
+#: Event kinds that record something without changing the game (table talk, standing
+#: orders, settings): audit checks that they carry no facts. Any kind audit does not
+#: know is reported.
+RECORD_ONLY_KINDS: frozenset[str] = frozenset(SERVICE_KINDS)
+
 
 def audit(store: Store, game_id: int) -> AuditResult:
-    """Verify the hash chain and re-decide every command from the state before it; check
-    the game's snapshots against the states reached (pbem.snapshot): one that differs,
-    or that another engine wrote, is dropped (a note says so when it differed)."""
+    """Check a game's record: the keyed hash chain, its sealed head, setup and players
+    (store.verify_record), then every event again from the state before it: commands
+    re-decided (the same facts), talk, orders, settings and undos changing nothing,
+    every kind known. Every problem is reported, with its seq; the check goes on after
+    one.
+    The game's snapshots are checked against the states reached (pbem.snapshot): one
+    that differs, or that another engine wrote, is dropped (a note says so when it
+    differed)."""
     events = store.events(game_id)
-    broken = store.verify_chain(game_id)
-    if broken is not None:
-        return AuditResult(len(events), f"event {broken}: its hash does not match the chain")
-    state = initial(store, game_id)
+    problems = store.verify_record(game_id)
+    try:
+        state = initial(store, game_id)
+    except (SetupError, ValueError, KeyError) as exc:
+        problems.append(Problem(game_id, None, f"the game cannot be set up again: {exc}"))
+        return AuditResult(len(events), problems)
     game = store.game(game_id)
     notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
     snapshots = {row["seq"]: row for row in store.snapshots(game_id)}
     counted: list[dict[str, Any]] = []
     for event in events:
-        if event["kind"] == "revert":
+        if event["kind"] == "revert" and _valid_revert(event):
+            if event["facts"]:
+                problems.append(Problem(game_id, event["seq"], "an undo that changes the game"))
             counted = [e for e in counted if e["seq"] <= event["revert_to"]]
             state = initial(store, game_id)
             for earlier in counted:
                 apply_facts(state, earlier["facts"])
-        elif event["kind"] != "command":
-            apply_facts(state, event["facts"])
-            counted.append(event)
-        else:
-            try:
-                decision = decide(state, event["actor"], event["command"])
-            except RulesError as exc:
-                return AuditResult(len(events), f"event {event['seq']} ({event['text']}) is "
-                                   f"refused when decided again: {exc}", notes)
-            stored = apply_facts(state, event["facts"])  # read as facts of today (upcast)
-            if decision.records != [f.to_json() for f in stored]:
-                return AuditResult(len(events), f"event {event['seq']} ({event['text']}) "
-                                   "gives different facts when decided again", notes)
-            counted.append(event)
-        if event["seq"] in snapshots:
-            notes += _check_snapshot(store, game_id, snapshots[event["seq"]], state)
-    return AuditResult(len(events), None, notes)
+            notes += _check_snapshot(store, game_id, snapshots.get(event["seq"]), state)
+            continue
+        problem, decision = _audit_event(state, event)
+        try:
+            stored = apply_facts(state, event["facts"] or [])  # as facts of today (upcast)
+        except Exception as exc:  # noqa: BLE001 - a stored fact that cannot be applied
+            problems.append(Problem(game_id, event["seq"], f"its facts cannot be applied "
+                                    f"({type(exc).__name__}: {exc})"))
+            return AuditResult(len(events), problems, notes)
+        if problem is None and decision is not None and \
+                decision.records != [f.to_json() for f in stored]:
+            problem = f"{_short(event['text'])} gives different facts when decided again"
+        if problem:
+            problems.append(Problem(game_id, event["seq"], problem))
+        counted.append(event)
+        notes += _check_snapshot(store, game_id, snapshots.get(event["seq"]), state)
+    return AuditResult(len(events), problems, notes)
 
 
-def _check_snapshot(store: Store, game_id: int, row: dict[str, Any], state: GameState
-                    ) -> list[str]:
-    """Compare the snapshot ``row`` with ``state``, the game after its event; drop it if
-    another engine wrote it or it differs (then a note says so)."""
+def _valid_revert(event: dict[str, Any]) -> bool:
+    target = event.get("revert_to")
+    return isinstance(target, int) and 0 <= target < event["seq"]
+
+
+def _audit_event(state: GameState, event: dict[str, Any]) -> tuple[str | None, Any]:
+    """What is wrong with one event on ``state`` (the state before it), and for a
+    command the decision made again (to compare with its facts)."""
+    kind = event["kind"]
+    if kind == "revert":
+        return f"the undo goes back to {event.get('revert_to')!r}, not an earlier event", None
+    if is_talk(event) or kind in RECORD_ONLY_KINDS:
+        what = "table talk" if is_talk(event) else f"a {kind} event"
+        if event["facts"]:
+            return f"{what} ({_short(event['text'])}) carries facts that change the game", None
+        return None, None
+    if kind == "setup":  # recorded as it was set up: its facts are applied, not decided
+        return None, None
+    if kind != "command":
+        return f"an event of unknown kind {kind!r}", None
+    try:
+        return None, decide(state, event["actor"], event["command"])
+    except RulesError as exc:
+        return f"{_short(event['text'])} is refused when decided again: {exc}", None
+    except Exception as exc:  # noqa: BLE001 - a command the engine cannot read at all
+        return f"{_short(event['text'])} cannot be decided again ({type(exc).__name__})", None
+
+
+def is_talk(event: dict[str, Any]) -> bool:
+    """Table talk (``say``): an event without effect on the game, whatever its kind."""
+    command = event.get("command")
+    return (event["kind"] in ("setup", "talk") and isinstance(command, dict)
+            and command.get("type") == "say")
+
+
+def _short(text: str, width: int = 60) -> str:
+    text = visible(str(text))
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _check_snapshot(store: Store, game_id: int, row: dict[str, Any] | None,
+                    state: GameState) -> list[str]:
+    """Compare the snapshot ``row`` (if any) with ``state``, the game after its event;
+    drop it if another engine wrote it or it differs (then a note says so)."""
+    if row is None:
+        return []
     if row["engine"] != snapshot.engine_fingerprint():
         store.drop_snapshots(game_id, row["seq"])
         return []
