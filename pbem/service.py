@@ -430,7 +430,7 @@ def audit(store: Store, game_id: int) -> AuditResult:
             state = initial(store, game_id)
             for earlier in counted:
                 apply_facts(state, earlier["facts"])
-            notes += _check_snapshot(store, game_id, snapshots.get(event["seq"]), state)
+            _check_snapshot(store, game_id, snapshots.get(event["seq"]), state, problems, notes)
             continue
         problem, decision = _audit_event(state, event)
         try:
@@ -445,7 +445,7 @@ def audit(store: Store, game_id: int) -> AuditResult:
         if problem:
             problems.append(Problem(game_id, event["seq"], problem))
         counted.append(event)
-        notes += _check_snapshot(store, game_id, snapshots.get(event["seq"]), state)
+        _check_snapshot(store, game_id, snapshots.get(event["seq"]), state, problems, notes)
     return AuditResult(len(events), problems, notes)
 
 
@@ -490,24 +490,31 @@ def _short(text: str, width: int = 60) -> str:
 
 
 def _check_snapshot(store: Store, game_id: int, row: dict[str, Any] | None,
-                    state: GameState) -> list[str]:
-    """Compare the snapshot ``row`` (if any) with ``state``, the game after its event;
-    drop it if another engine wrote it or it differs (then a note says so)."""
+                    state: GameState, problems: list[Problem], notes: list[str]) -> None:
+    """Compare the snapshot ``row`` (if any) with ``state``, the game after its event,
+    and drop it when it is unsealed (a problem: something else wrote the file), was
+    written by another engine (silently) or differs (a note)."""
     if row is None:
-        return []
+        return
+    seq = row["seq"]
+    if not row["sealed"]:
+        store.drop_snapshots(game_id, seq)
+        problems.append(Problem(game_id, seq, "the snapshot of the game after this event "
+                                "was not written by this server (its seal does not hold); "
+                                "it was dropped unread"))
+        return
     if row["engine"] != snapshot.engine_fingerprint():
-        store.drop_snapshots(game_id, row["seq"])
-        return []
+        store.drop_snapshots(game_id, seq)
+        return
     try:
         same = snapshot.decode(row["state"]) == state
     except Exception:  # noqa: BLE001 - unreadable: as good as different
         same = False
-    if same:
-        return []
-    store.drop_snapshots(game_id, row["seq"])
-    return [f"The snapshot of the game after event {row['seq']} differed from the game "
-            "rebuilt from its events; it was dropped (it is only a cache: the events are "
-            "the record)."]
+    if not same:
+        store.drop_snapshots(game_id, seq)
+        notes.append(f"The snapshot of the game after event {seq} differed from the game "
+                     "rebuilt from its events; it was dropped (it is only a cache: the "
+                     "events are the record).")
 
 
 def waiting_for(state: GameState) -> list[str]:

@@ -8,11 +8,14 @@ game applies only the facts after the newest snapshot. One is used only when
 * the engine that wrote it is this one: the same ENGINE_VERSION and the same code of
   pbem/engine and data of rules/ (``engine_fingerprint``); any change to either makes
   every snapshot unusable (ignored, then replaced; ``pbem audit`` drops them);
+* its seal under the server secret holds (pbem/store/snapshots.py: nothing but this
+  server wrote it; a state is unpickled only then);
 * its event still has the hash it had (the hash chain up to it unchanged);
 * no revert after it goes back before it (then the game is rebuilt from the start).
 
 ``pbem audit`` decides every command again and compares each snapshot of the game with
-the state it reaches at that event; one that differs is dropped and reported.
+the state it reaches at that event; one that differs is dropped and reported, one whose
+seal does not hold is dropped and reported as a problem of the record.
 """
 
 from __future__ import annotations
@@ -68,8 +71,8 @@ def usable(rows: Sequence[dict[str, Any]], marks: Sequence[dict[str, Any]]
     game's events (``marks``: seq, kind, revert_to, hash): (its seq, the state)."""
     hashes = {m["seq"]: m["hash"] for m in marks}
     for row in rows:
-        if row["engine"] != engine_fingerprint() or hashes.get(row["seq"]) != row["hash"] \
-                or reverted_before(marks, row["seq"]):
+        if not row["sealed"] or row["engine"] != engine_fingerprint() \
+                or hashes.get(row["seq"]) != row["hash"] or reverted_before(marks, row["seq"]):
             continue
         try:
             return row["seq"], decode(row["state"])

@@ -124,3 +124,66 @@ def test_loading_outside_a_transaction_writes_nothing(store: Store, game: int) -
     store.drop_snapshots(game)
     service.load(store, game)
     assert store.snapshots(game) == []
+
+
+class _Planted:
+    """Unpickling this writes a file: what a state written into the database by someone
+    else could do if pbem read it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Path.write_text, (self.path, "ran"))
+
+
+def test_a_snapshot_written_behind_the_servers_back_is_never_read(
+        store: Store, game: int, tmp_path: Path) -> None:
+    import pickle
+    import sqlite3
+
+    ran = tmp_path / "ran"
+    mark = last(store, game)
+    conn = sqlite3.connect(tmp_path / "pbem.db")
+    conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, hash, engine, state, seal) "
+                 "VALUES (?, ?, ?, ?, ?, ?)",
+                 [game, mark["seq"], mark["hash"], snapshot.engine_fingerprint(),
+                  pickle.dumps(_Planted(ran)), "0" * 64])
+    conn.commit()
+    conn.close()
+    assert service.load(store, game) == rebuilt(store, game)
+    assert not ran.exists()
+    result = service.audit(store, game)
+    assert not ran.exists()
+    assert [(p.seq, "not written by this server" in p.text) for p in result.problems] == \
+        [(mark["seq"], True)]
+    left = store.snapshots(game)
+    assert left and all(row["sealed"] and row["seq"] < mark["seq"] for row in left)
+
+
+def test_a_database_written_before_the_keyed_record_and_snapshots_migrates(
+        tmp_path: Path) -> None:
+    """tests/data/pre-hardening.db.gz was written by main before migrations 0004 and 0005:
+    it is migrated through both, and its games are then kept and read from snapshots."""
+    import gzip
+
+    from pbem.store import applied_migrations
+
+    path = tmp_path / "old.db"
+    path.write_bytes(gzip.decompress(
+        (Path(__file__).parent / "data" / "pre-hardening.db.gz").read_bytes()))
+    old = open_store(path, now=NOW)
+    try:
+        assert applied_migrations(old.conn)[-2:] == ["0004_keyed_record", "0005_snapshots"]
+        for game_id in (1, 2):
+            assert old.snapshots(game_id) == []
+            snapshot_now(old, game_id)
+            assert old.snapshots(game_id)[0]["sealed"]
+            assert service.load(old, game_id) == rebuilt(old, game_id)
+            result = service.audit(old, game_id)
+            assert result.problems == [] and result.notes == [], (game_id, result)
+        service.act(old, 1, service.waiting_for(service.load(old, 1))[0], "pass",
+                    source="test", now=NOW)
+        assert service.load(old, 1) == rebuilt(old, 1)
+    finally:
+        old.close()

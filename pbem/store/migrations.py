@@ -230,7 +230,8 @@ def _first_broken_unkeyed(rows: list[dict[str, Any]]) -> int | None:
 
 def m0005_snapshots(db: Database) -> None:
     """``snapshots``: game states cached for speed (pbem.snapshot), never the truth: the
-    state after event ``seq``, the hash of that event, the engine that wrote it."""
+    state after event ``seq``, the hash of that event, the engine that wrote it, and a
+    seal under the server secret (a state is read back only when its seal holds)."""
     _run(db, [
         """CREATE TABLE snapshots (
             game_id INTEGER NOT NULL REFERENCES games(id),
@@ -238,6 +239,7 @@ def m0005_snapshots(db: Database) -> None:
             hash TEXT NOT NULL,
             engine TEXT NOT NULL,
             state BLOB NOT NULL,
+            seal TEXT NOT NULL,
             PRIMARY KEY (game_id, seq)
         )""",
     ])
