@@ -41,7 +41,7 @@ if str(ROOT) not in sys.path:
 
 from pbem.importer import import_log  # noqa: E402
 from pbem.mail.config import MailConfig  # noqa: E402
-from pbem.mail.outbound.compose import build, message_id, reply_tag  # noqa: E402
+from pbem.mail.outbound.compose import build, message_id  # noqa: E402
 from pbem.mail.outbound.notify import your_turn_mail  # noqa: E402
 from pbem.mail.outbound.views import StateViews, forget  # noqa: E402
 from pbem.mail.processing.process import process_inbox, store_message  # noqa: E402
@@ -105,8 +105,7 @@ def inbound(store: Store, game_id: int, name: str, body: str) -> int:
     player = next(p for p in store.players(game_id) if p["name"] == name)
     msg = EmailMessage()
     msg["From"] = f"{name} <{player['email']}>"
-    msg["To"] = CONFIG.plus_address(game_id, reply_tag(game_id, player["seat"],
-                                                        player["key_hash"]))
+    msg["To"] = CONFIG.plus_address(game_id, store.reply_code(player))
     msg["Subject"] = f"Re: [game #{game_id}] your turn"
     msg["Message-ID"] = make_msgid(domain="players.test")
     msg.set_content(body)
