@@ -218,3 +218,21 @@ def test_a_rendering_bug_does_not_stop_the_game(table: Table,
     assert "What you can do now:" in turn.text and "MAP (1830;" in turn.text
     assert [p.get_content_type() for p in turn.message.walk()] == [
         "multipart/alternative", "text/plain", "text/html"]  # no picture, but the mail
+
+
+@pytest.mark.parametrize("visibility", ["open", "corporation-cash-hidden",
+                                        "player-cash-hidden"])
+def test_the_tables_are_each_viewers_own(visibility: str) -> None:
+    """StateViews draws the holdings once for everyone in an open game, per viewer where
+    something is hidden: each viewer's are what tables_text draws for him."""
+    from positions import late_1830
+
+    from pbem.render import tables_text
+
+    state = late_1830()
+    state.options["visibility"] = visibility
+    shared = views.StateViews(state)
+    drawn = {name: tables_text(state, name) for name in [*state.names, None]}
+    for name, text in drawn.items():
+        assert shared.view(name).board == text
+    assert (len(set(drawn.values())) == 1) == (visibility == "open")

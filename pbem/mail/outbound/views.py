@@ -34,6 +34,7 @@ from ...render.prompt import context_lines, offer_lines, offers
 from ...render.raster import forget as forget_drawings
 from ...render.raster import picture as map_picture
 from ...render.recent import is_service_event, visible_to
+from ...render.stateinfo import OPEN, visibility
 from ...render.svg import Layout, MapParts, state_map_parts
 from ...render.tables import round_name
 from ...store import Store
@@ -60,6 +61,7 @@ class StateViews:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self._tables: dict[str | None, str] = {}
 
     @cached_property
     def waiting(self) -> list[str]:
@@ -84,6 +86,14 @@ class StateViews:
         market = _safely(lambda: _market(self.state), "the stock market")
         return f"{market}\n\n{drawing}"
 
+    def tables(self, viewer: str | None) -> str:
+        """The holdings as ``viewer`` sees them: drawn once for everyone when the game
+        hides nothing (the tables depend on the viewer only through what is hidden)."""
+        key = None if visibility(self.state) == OPEN else viewer
+        if key not in self._tables:
+            self._tables[key] = _safely(lambda: tables_text(self.state, key), "the tables")
+        return self._tables[key]
+
     def view(self, viewer: str | None = None, recent: Sequence[str] = ()) -> GameView:
         """The game as ``viewer`` may see it (None: the referee, nothing hidden).
 
@@ -93,7 +103,7 @@ class StateViews:
         state = self.state
         return GameView(
             round=self.round,
-            board=_safely(lambda: tables_text(state, viewer), "the tables"),
+            board=self.tables(viewer),
             market=self.map_and_market,
             prompt=_safely(lambda: prompt_text(state, viewer, recent,
                                                self.moves.get(viewer, [])), "the commands")
