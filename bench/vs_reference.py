@@ -3,7 +3,8 @@
 
 * import: ``pbem import-18xx FILE --check`` in process (a new SQLite file each run: the
   log read, every action decided by pbem and stored, the outcome compared);
-* rebuild: the imported game rebuilt from its stored facts (``service.load``);
+* rebuild: the imported game rebuilt from its stored facts (``service.load`` with its
+  snapshots dropped: from the first event);
 * audit: ``pbem audit`` (the hash chain, every command decided again);
 * the reference: the same log loaded strictly (``strict``: every action processed and
   checked, as a replay that decides) and as the site loads a game to show it (``load``).
@@ -43,6 +44,7 @@ def time_pbem(path: Path, folder: Path, repeat: int) -> dict[str, Any]:
         return store, done.game_id, outcome(log, done).matches
 
     seconds, (store, game_id, matches) = best_cpu(imported, repeat)
+    store.drop_snapshots(game_id)  # the rebuild from the facts, not from a snapshot
     rebuild, _ = best_cpu(lambda: service.load(store, game_id), repeat)
     audit, result = best_cpu(lambda: service.audit(store, game_id), repeat)
     store.close()
