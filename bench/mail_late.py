@@ -32,6 +32,7 @@ import time
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import make_msgid
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ from pbem.mail.outbound.views import StateViews, forget  # noqa: E402
 from pbem.mail.processing.process import process_inbox, store_message  # noqa: E402
 from pbem.service import load  # noqa: E402
 from pbem.store import Store, open_store  # noqa: E402
+from pbem.store.secret import ServerSecret, create_secret, read_secret  # noqa: E402
 
 SHARED = Path(os.environ.get("PBEM_SHARED", ROOT.parent / "shared"))
 FIXTURES = SHARED / "fixtures" / "18xx.games"
@@ -60,6 +62,14 @@ POSITIONS = [
 ]
 
 
+@cache
+def bench_secret() -> ServerSecret:
+    """The server secret of the bench's databases (bench/.cache/late/bench.secret)."""
+    path = CACHE / "bench.secret"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    return read_secret(path) if path.exists() else create_secret(path)
+
+
 def imported(log: str, to: int) -> Path:
     """A database holding the log's game just before action ``to`` (made once, cached in
     bench/.cache/late/; delete it after a rules change)."""
@@ -70,7 +80,7 @@ def imported(log: str, to: int) -> Path:
     CACHE.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".part")
     partial.unlink(missing_ok=True)
-    store = open_store(partial, now=NOW)
+    store = open_store(partial, now=NOW, secret=bench_secret())
     try:
         _, done = import_log(store, source, to=to, now=NOW)
         assert done.refusal is None, done.refusal.reason
@@ -86,7 +96,7 @@ def imported(log: str, to: int) -> Path:
 def mails(log: str, first: int, last: int) -> list[tuple[str, str]]:
     """(player, the mail's text) for each action of the log from ``first`` to before
     ``last``: the commands pbem recorded for it."""
-    store = open_store(imported(log, last), now=NOW)
+    store = open_store(imported(log, last), now=NOW, secret=bench_secret())
     try:
         game_id = store.db.execute("SELECT MAX(id) FROM games").fetchone()[0]
         found: dict[tuple[int, str], list[str]] = {}
@@ -148,7 +158,7 @@ def run_position(database: Path, sent: list[tuple[str, str]], repeat: int, folde
     for attempt in range(repeat):
         copy = folder / f"{database.stem}-{attempt}.db"
         shutil.copyfile(database, copy)
-        store = open_store(copy, now=NOW)
+        store = open_store(copy, now=NOW, secret=bench_secret())
         game_id = store.db.execute("SELECT MAX(id) FROM games").fetchone()[0]
         prime(store, game_id)
         for index, (name, body) in enumerate(sent):
