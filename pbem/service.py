@@ -125,7 +125,8 @@ def initial(store: Store, game_id: int) -> GameState:
     (a game recorded by a newer pbem is refused: SetupError)."""
     game = store.game(game_id)
     seated = [p["name"] for p in store.players(game_id)]
-    state = new_game(game["title"], seated, game["seed"], game["options"])
+    options = load_title(game["title"]).options_as_recorded(game["options"])
+    state = new_game(game["title"], seated, game["seed"], options)
     recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
     return state
 
