@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import orrun
 from .context import Ctx, money, player_cash, require
 from .ending import end_game
 from .errors import RulesError
 from .facts import MarketRestore, PrivateClosed, PrivateOwner
-from .orrun import has_route
 from .registry import book, cite
 from .shares import (
     pool_certificates,
@@ -41,7 +41,7 @@ def must_buy_train(state: GameState, corp: str) -> bool:
     """A corporation with a legal route and no train must buy one, while the bank or the
     pool has one to sell (6.6.2); a train from another corporation needs its consent."""
     return (not state.corps[corp].trains and cheapest_available(state) is not None
-            and has_route(state, corp))
+            and orrun.has_route(state, corp))
 
 
 def in_emergency(state: GameState, corp: str) -> bool:
