@@ -6,6 +6,8 @@ unclear."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from enginehelp import Table, first_operating_round, give_cash, give_train
 
@@ -265,3 +267,19 @@ def test_v8_0_top_reached_in_the_stock_round_ends_it() -> None:
 def test_unknown_choices_are_refused_with_what_is_allowed() -> None:
     with pytest.raises(SetupError, match="may be per-share, per-sale"):
         new_game("1830", ["A", "B", "C"], 1, {"price_drop": "two"})
+
+
+# -- the documentation -----------------------------------------------------------------------
+
+
+def test_docs_list_every_option_with_its_rule_and_default() -> None:
+    """docs/options.md: every 1830 option in one line with its default and, where the
+    rulebook has it, its rule."""
+    docs = (Path(__file__).parent.parent / "docs" / "options.md").read_text(encoding="utf-8")
+    lines = {line.split("|")[1].strip(" `"): line for line in docs.splitlines()
+             if line.startswith("| `")}
+    for key, opt in load_title("1830").options.items():
+        assert key in lines, f"docs/options.md does not list option {key}"
+        assert f"| `{opt.default}` |" in lines[key], key
+        if opt.rule:
+            assert opt.rule in lines[key], f"{key}: the docs do not cite {opt.rule}"
