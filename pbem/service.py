@@ -162,7 +162,9 @@ def parse_context(state: GameState) -> ParseContext:
         privates=privates,
         players=state.names,
         round_kind=kind if kind in ("auction", "stock", "operating") else "stock",
-        in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par")),
+        # a bid names no private company between bidders, and in the base game's groups
+        in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par"))
+        or state.round.get("round") == "groups",
         train_names=[t.name for t in rules.trains],
         title=state.title,
     )

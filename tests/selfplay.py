@@ -34,9 +34,10 @@ class SelfPlay:
         return name, action, decision
 
 
-def play_whole_game(players: int, seed: int, title: str = "1830") -> SelfPlay:
-    """A whole game of random legal moves, the invariants checked after every event."""
-    game = SelfPlay(players, seed, title)
+def play_whole_game(players: int, seed: int, title: str = "1830", **options: str) -> SelfPlay:
+    """A whole game of random legal moves (with the game ``options``), the invariants
+    checked after every event."""
+    game = SelfPlay(players, seed, title, **options)
     while not game.state.finished:
         actor, action, _ = game.step()
         check(game.state, actor, action)

@@ -587,6 +587,8 @@ def train_moves(state: GameState, corp: str) -> list[dict[str, Any]]:
         assert president is not None
         cash += player_cash(state, president)
     cheapest = ortrains.cheapest_available(state)
+    if forced and book(state).bank_lends(state):
+        cash = max(cash, cheapest or 0)
     moves: list[dict[str, Any]] = []
     room = len(c.trains) < train_limit(state)
     for train in bank_offers(state):

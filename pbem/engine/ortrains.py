@@ -132,6 +132,9 @@ def pay_for_train(ctx: Ctx, corp: str, price: int, cheapest: bool) -> None:
             f"with {president}'s money it must buy the cheapest train available "
             f"({money(cheapest_available(state) or 0)}).", cite(state, "forced_train"))
     needed = price - cash
+    if player_cash(state, president) < needed and book(state).bank_lends(state):
+        book(state).borrow_for_train(ctx, corp, price)
+        return
     require(player_cash(state, president) >= needed, f"{corp} and {president} together have "
             f"{money(cash + player_cash(state, president))}; the train costs {money(price)}. "
             f"{president} must first sell shares (sell N CORP) to raise the difference.",
@@ -169,6 +172,8 @@ def propose_from_corporation(ctx: Ctx, corp: str, action: dict[str, Any]) -> Non
         name = trains[0]
     if name is None or name not in trains:
         raise RulesError(f"{seller} has no {name or 'such'}-train to sell.", cite(state, "trains"))
+    problem = book(state).train_sale_problem(state, seller, corp)
+    require(problem is None, problem or "", cite(state, "trains"))
     price: int | None = action.get("price")
     if price is None or price < 1:
         raise RulesError("Name a price of at least $1, e.g. buy train "
@@ -177,7 +182,7 @@ def propose_from_corporation(ctx: Ctx, corp: str, action: dict[str, Any]) -> Non
     require(len(state.corps[corp].trains) < train_limit(state), f"{corp} is at its train limit.",
             cite(state, "trains"))
     if state.corps[corp].cash < price:
-        require(book(state).corporate_train_with_president_money(),
+        require(book(state).corporate_train_with_president_money(state),
                 f"{corp} has only {money(state.corps[corp].cash)}: with "
                 "the president's money a train may be bought only from the bank or the open "
                 "market (the cheapest there).", cite(state, "forced_train"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import market
 from .context import Ctx
+from .registry import book
 from .state import BANK, IPO, POOL, GameState, player_holder
 
 
@@ -104,7 +105,7 @@ def check_presidency(ctx: Ctx, corp: str) -> None:
     """After a change of holdings, hand the presidency over if someone exceeds the
     president (5.4)."""
     current = ctx.state.president(corp)
-    if current is None:
+    if current is None or book(ctx.state).presidency_fixed(ctx.state, corp):
         return
     successor = new_president(ctx.state, corp, current)
     if successor is not None:

@@ -190,10 +190,28 @@ class Rulebook:
     def after_dividend(self, ctx: Ctx, corp: str) -> None:
         """The dividend is decided (1870: the $400 finish)."""
 
-    def corporate_train_with_president_money(self) -> bool:
+    def corporate_train_with_president_money(self, state: GameState) -> bool:
         """Whether a president's money may pay for a train bought from another
         corporation in a forced purchase (1830 6.6.2: yes, up to its face value)."""
         return True
+
+    def bank_lends(self, state: GameState) -> bool:
+        """Whether the bank lends a company what it and its president lack for a forced
+        train (the 1830 base game, 7.6.2); else the president sells shares (6.6.3)."""
+        return False
+
+    def borrow_for_train(self, ctx: Ctx, corp: str, price: int) -> None:
+        """The company borrows what it and its president lack for a ``price`` train."""
+        raise NotImplementedRule(f"pbem knows no bank loans in {ctx.state.title}.")
+
+    def train_sale_problem(self, state: GameState, seller: str, buyer: str) -> str | None:
+        """Why ``buyer`` may not buy a train from ``seller`` besides the common rules."""
+        return None
+
+    def presidency_fixed(self, state: GameState, corp: str) -> bool:
+        """Whether the presidency of ``corp`` may not change now (an insolvent company's
+        administrator, 1830 base game 7.7)."""
+        return False
 
     def forced_sale(self, ctx: Ctx, seller: str, corp: str, count: int, buyer: str) -> None:
         """One block of a forced sale for ``buyer``'s train: to the pool, the price drops."""

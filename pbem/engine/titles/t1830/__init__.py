@@ -22,7 +22,7 @@ from ...registry import register
 from ...state import GameState
 from ...steps import Round
 from ..base import Rulebook
-from . import market, privates
+from . import groups, insolvency, market, privates
 from .steps import Dividend1830
 
 #: rule key (as the core cites it) -> the 1830 rule (the Lookout rules' numbering;
@@ -64,24 +64,28 @@ CITATIONS = {
     "end": "1830 7",
 }
 
+#: the operating turn up to the purchase of trains, and after the forced sales
+TURN_START = (
+    operating.AnswerProposal(),
+    operating.DiscardTrain(),
+    operating.ChooseStationCities(),
+    operating.HomeStation(),
+    operating.LayTrack(),
+    operating.PlaceStation(),
+    operating.RunTrains(),
+    Dividend1830(),
+    operating.BuyTrains(),
+)
+TURN_END = (operating.BuyPrivate(), operating.EndTurn())
+
 ROUNDS = {
     "auction": auction.AuctionRound("auction", auction.STEPS),
+    "groups": groups.GroupsRound("auction", groups.STEPS),
     "stock": stock.STOCK_ROUND,
     "operating": operating.OperatingRound("operating", (
-        operating.AnswerProposal(),
-        operating.DiscardTrain(),
-        operating.ChooseStationCities(),
-        operating.HomeStation(),
-        operating.LayTrack(),
-        operating.PlaceStation(),
-        operating.RunTrains(),
-        Dividend1830(),
-        operating.BuyTrains(),
-        operating.ForcedSales(),
-        operating.Bankruptcy(),
-        operating.BuyPrivate(),
-        operating.EndTurn(),
-    )),
+        *TURN_START, operating.ForcedSales(), operating.Bankruptcy(), *TURN_END)),
+    #: forced_train=loan (the base game, 7.6.2): no forced sales, no bankruptcy
+    "operating-loans": operating.OperatingRound("operating", (*TURN_START, *TURN_END)),
 }
 
 
@@ -89,6 +93,42 @@ class Rulebook1830(Rulebook):
     title = "1830"
     rounds: dict[str, Round] = ROUNDS
     citations = CITATIONS
+
+    def round(self, state: GameState) -> Round:
+        """The round's steps; with bank loans (forced_train=loan) the operating round
+        has no forced sales and no bankruptcy."""
+        kind = state.round.get("round") or state.round["kind"]
+        if kind == "operating" and insolvency.loans(state):
+            return self.rounds["operating-loans"]
+        return self.rounds[kind]
+
+    def first_round(self, state: GameState) -> dict[str, Any]:
+        """V-1.8: the auction (C-2.2), or the base game's groups (1.3)."""
+        if groups.in_groups(state):
+            return groups.new_groups_round(state.names[0])
+        return super().first_round(state)
+
+    # -- the base game's forced trains and insolvency (forced_train=loan) --------------
+
+    def bank_lends(self, state: GameState) -> bool:
+        return insolvency.loans(state)
+
+    def borrow_for_train(self, ctx: Ctx, corp: str, price: int) -> None:
+        insolvency.borrow(ctx, corp, price)
+
+    def corporate_train_with_president_money(self, state: GameState) -> bool:
+        """6.6.2 yes; with bank loans (7.6.2) the president's money buys the cheapest
+        train of the bank or the pool only."""
+        return not insolvency.loans(state)
+
+    def train_sale_problem(self, state: GameState, seller: str, buyer: str) -> str | None:
+        return insolvency.only_train_problem(state, seller)
+
+    def presidency_fixed(self, state: GameState, corp: str) -> bool:
+        return insolvency.insolvent(state, corp)
+
+    def sale_problem(self, state: GameState, name: str, corp: str, count: int) -> str | None:
+        return insolvency.sale_problem(state, name, corp)
 
     def train_sale_declined(self, ctx: Ctx, proposal: dict[str, Any]) -> None:
         """6.6.3: a president made by the forced sales may cancel the purchase of his
@@ -143,6 +183,7 @@ class Rulebook1830(Rulebook):
 
     def after_decision(self, ctx: Ctx) -> None:
         market.note_reform(ctx)
+        insolvency.repay(ctx)
 
     def offers_after_stock_turn(self, ctx: Ctx) -> bool:
         """1830 has no price protection.  Since 1870 came, pbem has recorded its empty

@@ -207,7 +207,7 @@ class Rulebook1870(Rulebook):
     def after_dividend(self, ctx: Ctx, corp: str) -> None:
         note_400(ctx, corp)
 
-    def corporate_train_with_president_money(self) -> bool:
+    def corporate_train_with_president_money(self, state: GameState) -> bool:
         """A forced purchase is one train from the bank or the open market (p.22)."""
         return False
 
