@@ -18,6 +18,8 @@ def test_config_check(world: MailWorld) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert re.search(r"imap 127.0.0.1:\d+ \(plain\): ok, logged in", result.stdout)
     assert "smtp 127.0.0.1" in result.stdout and "all good" in result.stdout
+    # the SMTP server's extensions, also where pbem does not log in (it said "none")
+    assert "extensions: none" not in result.stdout and "8bitmime" in result.stdout
     bad = world.cli("config", "check", PBEM_IMAP_PASSWORD="wrong")
     assert bad.returncode == 1 and "FAILED" in bad.stdout
 

@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from pbem.mail.processing.catalog import CATALOG
+from pbem.mail.processing.catalog import CATALOG, help_answer
 from pbem.mail.processing.units import GROUPS, MailCommand
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "commands.md"
@@ -35,7 +35,7 @@ def cell(unit: MailCommand) -> str:
 
 def mail_help() -> list[str]:
     """What ``help`` and ``help <command>`` answer by mail, every topic."""
-    lines = ["```", CATALOG.help_text(None), "```", ""]
+    lines = ["```", help_answer(None), "```", ""]
     for group in GROUPS:
         units = [u for u in CATALOG.units if u.group == group]
         if not units:

@@ -83,6 +83,3 @@ ENGINE_TYPES = frozenset(
         "reissue", "destination", "port", "cattle", "end_game", "as", "take_group",
     }
 )
-
-#: Action types answered by the service at any time, never recorded as game events.
-SERVICE_TYPES = frozenset({"say", "help", "show", "history", "notify", "undo"})
