@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_driver import Cli
 from enginehelp import Table, first_operating_round, give_cash, give_train
 
 from pbem.engine.errors import SetupError
@@ -283,3 +284,17 @@ def test_docs_list_every_option_with_its_rule_and_default() -> None:
         assert f"| `{opt.default}` |" in lines[key], key
         if opt.rule:
             assert opt.rule in lines[key], f"{key}: the docs do not cite {opt.rule}"
+
+
+def test_show_names_the_options(tmp_path: Path) -> None:
+    cli = Cli(tmp_path / "games.db")
+    plain = cli.ok("new", "1830", "--player", "A:a@x.org", "--player", "B:b@x.org").strip()
+    assert "Options: none" in cli.ok("show", plain)
+    game = cli.new("Ann", "Ben", "Cat", price_drop="per-sale", bank="4500")
+    text = cli.ok("show", str(game))
+    assert "- bank=4500 (V-1.3): money in the bank" in text
+    assert "- price_drop=per-sale (V-5.1)" in text
+    assert cli.show(game)["options"]["price_drop"] == "per-sale"
+    refused = cli.run("new", "1830", "--player", "A:a@x.org", "--player", "B:b@x.org",
+                      "--option", "privates=groups", "--option", "auction_order=lowest-bid")
+    assert refused.exit_code != 0 and "cannot be played together" in refused.stderr
