@@ -143,9 +143,13 @@ def test_help_sends_each_part_of_the_guide_in_a_compact_mail(built: dict[str, Pa
         assert len(mail.message.as_bytes()) <= COMPACT_LIMIT, (name, len(mail.message.as_bytes()))
 
 
-def test_the_referees_option_tables_are_up_to_date() -> None:
-    """Every option of both games, in one line each (tools/make_command_docs.py)."""
+def test_the_generated_parts_of_the_guides_are_up_to_date() -> None:
+    """The mail help's summary in the players' guide; every option of both games, in one
+    line each, in the referee's (tools/make_command_docs.py)."""
     module = load_tool("make_command_docs")
+    guide_text = module.GUIDE_DOC.read_text(encoding="utf-8")
+    assert guide_text == module.render(guide_text, module.GUIDE_DOC, module.GUIDE_PARTS), \
+        "run: python tools/make_command_docs.py"
     written = module.REFEREE_DOC.read_text(encoding="utf-8")
     assert written == module.render(written, module.REFEREE_DOC, module.OPTION_PARTS), \
         "run: python tools/make_command_docs.py"

@@ -1,7 +1,8 @@
 """Write the generated parts of docs/commands.md from the mail commands' units
 (pbem/mail/processing/catalog.py): the "Any time" and "Settings" tables and the
-mail help; and the tables of the game options in docs/referees-guide.md from the
-titles' definitions (rules/<title>/game.json) (run: python tools/make_command_docs.py).
+mail help; the tables of the game options in docs/referees-guide.md from the titles'
+definitions (rules/<title>/game.json); and the mail help's summary at the end of
+docs/players-guide.md (run: python tools/make_command_docs.py).
 
 tests/test_mail_units.py and tests/test_docs_examples.py check that both pages are
 up to date, so the references cannot drift from the code.
@@ -72,6 +73,10 @@ def options(title: str) -> list[str]:
     return lines
 
 
+#: docs/players-guide.md: the summary "help" mails (the guide's parts listed in it)
+GUIDE_DOC = DOC.with_name("players-guide.md")
+GUIDE_PARTS = {"help": lambda: ["```", help_answer(None), "```"]}
+
 OPTION_PARTS = {
     "options 1830": lambda: options("1830"),
     "options 1870": lambda: options("1870"),
@@ -93,7 +98,7 @@ def render(text: str | None = None, doc: Path = DOC, parts: dict | None = None) 
 
 
 def main() -> int:
-    for doc, parts in ((DOC, PARTS), (REFEREE_DOC, OPTION_PARTS)):
+    for doc, parts in ((DOC, PARTS), (REFEREE_DOC, OPTION_PARTS), (GUIDE_DOC, GUIDE_PARTS)):
         doc.write_text(render(None, doc, parts), encoding="utf-8")
         print(f"wrote {doc}")
     return 0
