@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from ... import service
+from ...render.options import options_text
 from ...store import Store, new_player_key
 from ...store.keys import is_legacy_hash
 from ..config import MailConfig
@@ -20,9 +21,11 @@ def queue_welcome(store: Store, config: MailConfig, game_id: int, keys: dict[str
     """Queue one welcome mail per player (``keys``: name -> the key just issued);
     the Message-IDs. The player to act first also finds the prompt in it."""
     seats = ", ".join(p["name"] for p in store.players(game_id))
+    game = store.game(game_id)
     return queue_key_mails(store, config, game_id, keys, now, "player-welcome.txt", "welcome",
                            "Welcome to game #{game}, {name}",
-                           {"seats": seats, "lines_per_mail": config.limits.lines_per_mail})
+                           {"seats": seats, "lines_per_mail": config.limits.lines_per_mail,
+                            "options_section": options_text(game["title"], game["options"])})
 
 
 def queue_key_mails(store: Store, config: MailConfig, game_id: int, keys: dict[str, str],
