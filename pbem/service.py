@@ -21,6 +21,11 @@ from .engine.game import (
 )
 from .engine.state import GameState
 from .engine.title import load_title
+from .moderation.clock import reschedule
+from .moderation.errors import ModerationError
+from .moderation.options import Moderation
+from .moderation.options import check as check_options
+from .moderation.options import split as split_options
 from .notation import (
     NotationError,
     ParseContext,
@@ -67,6 +72,7 @@ class NewGame:
     game_id: int
     seats: list[str]
     keys: dict[str, str]
+    referee_key: str | None = None
 
 
 # -- creating ---------------------------------------------------------------------------------
@@ -85,20 +91,29 @@ def create_game(
 ) -> NewGame:
     """Record a new game; players are (name, email) in the order given."""
     rules = load_title(title)
-    opts = dict(options)
+    opts, moderation = split_options(dict(options))
     opts.setdefault("seating", seating)
     resolved = rules.resolve_options(opts)
+    try:
+        moderation = check_options(moderation)
+    except ModerationError as exc:
+        raise SetupError(str(exc)) from exc
     names = [name for name, _ in players]
     emails = dict(players)
     seated = seat_players(names, seed, resolved["seating"])
     new_game(title, seated, seed, resolved)  # validates players and options
     keys = {name: new_player_key() for name in seated}
+    referee_key = new_player_key() if referee else None
     with store.transaction():
-        game_id = store.create_game(title, resolved, seed, ENGINE_VERSION, rules.rules_version,
-                                    now, referee)
+        game_id = store.create_game(title, {**resolved, **moderation}, seed, ENGINE_VERSION,
+                                    rules.rules_version, now, referee)
+        if referee_key is not None:
+            store.set_referee(game_id, referee, hash_key(referee_key))
         for seat, name in enumerate(seated):
             store.add_player(game_id, seat, name, emails[name], hash_key(keys[name]))
-    return NewGame(game_id, seated, keys)
+        if Moderation.of(moderation).has_deadlines:  # the first decision's deadline
+            reschedule(store, game_id, initial(store, game_id), now, "setup")
+    return NewGame(game_id, seated, keys, referee_key)
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -107,7 +122,8 @@ def create_game(
 def initial(store: Store, game_id: int) -> GameState:
     game = store.game(game_id)
     seated = [p["name"] for p in store.players(game_id)]
-    return new_game(game["title"], seated, game["seed"], game["options"])
+    rules_options, _ = split_options(game["options"])  # the moderation options are not rules
+    return new_game(game["title"], seated, game["seed"], rules_options)
 
 
 def load(store: Store, game_id: int) -> GameState:

@@ -194,6 +194,7 @@ def test_create_game_and_players(store: Store) -> None:
         "status": "active",
         "created": T0,
         "referee": "ref@example.org",
+        "referee_key_hash": None,
     }
     assert store.create_game("second", {}, 1, "e", "r", T0) == game_id + 1
     store.add_player(game_id, 2, "Bob", "bob@example.org", "hb")
@@ -207,6 +208,9 @@ def test_create_game_and_players(store: Store) -> None:
         "email": "alice@example.org",
         "key_hash": "ha",
         "notify": "every",
+        "person": None,
+        "status": "playing",
+        "tz": None,
     }
     assert store.players(game_id + 1) == []
 

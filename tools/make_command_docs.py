@@ -1,6 +1,6 @@
 """Write the generated parts of docs/commands.md from the mail commands' units
-(pbem/mail/processing/catalog.py): the "Any time" and "Settings" tables and the
-mail help (run: python tools/make_command_docs.py).
+(pbem/mail/processing/catalog.py): the "Any time", "Settings" and "Referee" tables
+and the mail help (run: python tools/make_command_docs.py).
 
 tests/test_mail_units.py checks that docs/commands.md is up to date, so the
 reference cannot drift from the commands.
@@ -48,6 +48,7 @@ def mail_help() -> list[str]:
 PARTS = {
     "any time": lambda: table("Any time"),
     "settings": lambda: table("Settings"),
+    "referee": lambda: table("Referee"),
     "mail help": mail_help,
 }
 

@@ -60,6 +60,10 @@ VERB_OF: dict[str, str] = {
     "log": "history",
     "notify": "notify",
     "undo": "undo",
+    "away": "away",
+    "back": "back",
+    "list": "list",
+    "games": "list",
     # referee
     "as": "as",
     "revert": "revert",
@@ -68,6 +72,7 @@ VERB_OF: dict[str, str] = {
     "resume": "resume",
     "deadline": "deadline",
     "kick": "kick",
+    "extend": "extend",
 }
 
 #: What 'help <topic>' accepts, in the order a player meets them.
@@ -76,8 +81,9 @@ HELP_TOPICS: tuple[str, ...] = (
     "par", "sell", "sell private", "exchange", "accept", "decline",
     "lay", "token", "run", "payout", "withhold", "half", "buy train", "discard",
     "bankrupt", "buy private", "protect", "redeem", "reissue", "destination", "port", "cattle",
-    "say", "help", "show", "history", "notify", "undo",
-    "referee", "as", "revert", "replace", "pause", "resume", "deadline", "kick",
+    "say", "help", "show", "history", "list", "notify", "undo", "accept undo", "away", "back",
+    "referee", "as", "revert", "replace", "pause", "resume", "deadline", "extend", "kick",
+    "end game",
 )  # fmt: skip
 
 

@@ -24,11 +24,11 @@ _HANDLERS: dict[str, Handler] = {
     "sell": market.sell,
     "exchange": market.exchange,
     "swap": market.exchange,
-    "accept": bare("accept", {"it", "offer", "that"}),
-    "agree": bare("accept"),
-    "decline": bare("decline", {"it", "offer", "that"}),
-    "reject": bare("decline", {"it", "offer", "that"}),
-    "refuse": bare("decline", {"it", "offer", "that"}),
+    "accept": service.answer("accept"),
+    "agree": service.answer("accept"),
+    "decline": service.answer("decline"),
+    "reject": service.answer("decline"),
+    "refuse": service.answer("decline"),
     "pass": bare("pass", {"turn"}),
     "done": bare("pass"),
     "end": service.end,
@@ -72,12 +72,17 @@ _HANDLERS: dict[str, Handler] = {
     "resume": bare("resume", {"game"}),
     "deadline": service.deadline,
     "kick": service.kick,
+    "extend": service.extend,
+    "back": service.back,
+    "list": service.listing,
+    "games": service.listing,
 }
 
 #: Verbs that take the rest of their line, ';' included.
-_WHOLE_LINE_VERBS = frozenset({"say", "run"})
+_WHOLE_LINE_VERBS = frozenset({"say", "run", "away"})
 
 _SAY = re.compile(r"say(?:\s+|$)", re.IGNORECASE)
+_AWAY = re.compile(r"away(?:\s+|$)", re.IGNORECASE)
 _FIRST_WORD = re.compile(r"(?P<word>[^\s,;]+)[\s,]*(?P<rest>.*)", re.DOTALL)
 _BULLET = re.compile(r"(?:[-*•]\s+)+")
 _QUOTE_LIMIT = 60
@@ -165,6 +170,9 @@ def _read(text: str, ctx: ParseContext, nested: bool = False) -> Action:
     say = _SAY.match(command)
     if say:
         return service.say(command[say.end() :])
+    away = _AWAY.match(command)
+    if away:
+        return service.away(command[away.end() :])
     verb_word, rest = _first_word(command)
     verb = verb_word.lower()
     if verb not in _HANDLERS:
@@ -181,7 +189,7 @@ def _read(text: str, ctx: ParseContext, nested: bool = False) -> Action:
 
 
 def _verbs() -> list[str]:
-    return [*_HANDLERS, "say", "as"]
+    return [*_HANDLERS, "say", "as", "away"]
 
 
 def _read_as(rest: str, ctx: ParseContext, nested: bool) -> Action:

@@ -11,7 +11,8 @@ seq order, reverts included (``Store.events``).
   lines gives ``actor: command``.
 * Commands that were taken back are left out; the undo (a revert event) says what it
   took back ("Ann takes back: buy SV").
-* The player's own doing after his last turn (his table talk, his undo) is left out.
+* The player's own doing after his last turn (his table talk, his undo) is left out,
+  and so is the clock's bookkeeping (deadlines set, reminders sent).
 * At most ``limit`` lines: the last ones, after a line saying how many earlier lines
   were left out (``more`` may add where to find them).
 """
@@ -53,9 +54,18 @@ def since_last_turn(events: Sequence[Event], player: str, limit: int = RECENT_LI
                 lines += _revert_lines(event, dropped)
             continue
         so_far.append(event)
+        if quiet(event):
+            continue
         if seq > after and seq in kept and event["actor"] != player:
             lines += [str(line) for line in event["log"] or []] or [_command_line(event)]
     return bounded(lines, limit, more)
+
+
+def quiet(event: Event) -> bool:
+    """An event no recap shows: the clock's bookkeeping (a deadline set, a reminder sent;
+    their command says ``quiet``)."""
+    command = event.get("command")
+    return isinstance(command, Mapping) and bool(command.get("quiet"))
 
 
 def bounded(lines: list[str], limit: int = RECENT_LIMIT, more: str = "") -> list[str]:

@@ -10,6 +10,7 @@ from .games import GAME_STATUSES, NOTIFY_MODES
 from .keys import check_key, hash_key, new_player_key
 from .mailqueue import INBOX_STATUSES, OUTBOX_STATUSES, InboxAdded
 from .migrations import MIGRATIONS, applied_migrations, apply_migrations
+from .seats import PLAYER_STATUSES
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
@@ -21,6 +22,7 @@ __all__ = [
     "MIGRATIONS",
     "NOTIFY_MODES",
     "OUTBOX_STATUSES",
+    "PLAYER_STATUSES",
     "ZERO_HASH",
     "ConcurrencyError",
     "InboxAdded",

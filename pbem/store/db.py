@@ -13,13 +13,14 @@ from .events import EventsMixin
 from .games import GamesMixin
 from .mailqueue import MailQueueMixin
 from .migrations import apply_migrations
+from .seats import SeatsMixin
 
 DEFAULT_DB_PATH = "./pbem.db"
 BUSY_TIMEOUT_SECONDS = 5.0
 
 
-class Store(GamesMixin, EventsMixin, MailQueueMixin):
-    """The event store of pbem: games, players, events, inbox and outbox.
+class Store(GamesMixin, EventsMixin, MailQueueMixin, SeatsMixin):
+    """The event store of pbem: games, players, events, inbox and outbox, seats.
 
     Build one with ``open_store``. Every method that writes runs in
     ``transaction()``; wrap several calls in one ``with store.transaction():``

@@ -11,7 +11,9 @@ from typing import Any
 from .base import StoreBase, canonical_json
 from .errors import ConcurrencyError, StoreError
 
-EVENT_KINDS = ("command", "revert", "setup")
+#: ``moderation``: what the service records about the running of a game, without facts
+#: (deadlines, reminders, expiries, absences, seats, the referee's clock; docs/store.md).
+EVENT_KINDS = ("command", "revert", "setup", "moderation")
 ZERO_HASH = "0" * 64
 # Every column except prev_hash and hash, in table order.
 CONTENT_FIELDS = (

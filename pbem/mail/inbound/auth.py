@@ -15,8 +15,21 @@ from ...store import Store, UnknownGame, check_key
 from ...store.keys import KEY_LENGTH
 from ..config import MailConfig
 from ..outbound.compose import game_of_own_id, reply_tag
+from ..outbound.notify import referee_recipient
 from .mime import InboundMail
 from .routing import find_plus_address, referenced_ids, subject_tag
+
+REPLACED = "replace"
+
+
+def _former_player(store: Store, game_id: int, address: str) -> dict[str, Any] | None:
+    """The replace event that took a seat from ``address``, if any."""
+    for event in reversed(store.events_of_kind(game_id, "moderation")):
+        command = event["command"]
+        if command.get("type") == REPLACED and \
+                str(command.get("old_email", "")).strip().lower() == address:
+            return dict(command)
+    return None
 
 
 @dataclass(frozen=True)
@@ -59,12 +72,26 @@ def key_matches(game_id: int, player: dict[str, Any], key: str) -> bool:
 
 def authenticate(store: Store, mail: InboundMail, game_id: int,
                  keys: list[str | None]) -> Sender:
+    """The player (or the game's referee, as seat -1) whose address and key the mail
+    carries; else why not, and whose address of record hears of it."""
+    game = store.game(game_id)
     players = store.players(game_id)
+    referee = referee_recipient(game)
+    if referee is not None and referee["key_hash"]:
+        players = [*players, referee]
     given = list(dict.fromkeys(k.lower() for k in keys if k))
     of_record = [p for p in players if p["email"].strip().lower() == mail.from_addr]
     for player in of_record:
         if any(key_matches(game_id, player, key) for key in given):
+            if player.get("status") == "kicked":
+                return Sender(None, f"the referee removed you from game #{game_id}; your "
+                              "seat is played by the service now", notify=player)
             return Sender(player)
+    former = _former_player(store, game_id, mail.from_addr)
+    if former is not None and not of_record:
+        return Sender(None, f"the referee gave your seat {former['player']} in game "
+                      f"#{game_id} to another player; mail from you is no longer taken",
+                      notify={"email": mail.from_addr, "name": former["player"]})
     if of_record:
         why = ("it carries no key" if not given else "the key in it is not yours")
         return Sender(None, f"{why}; a mail to the game needs your address and your key",

@@ -3,7 +3,7 @@ unit in a module of this package, added to the list below."""
 
 from __future__ import annotations
 
-from . import game_commands, info, referee, settings, talk, undo
+from . import absence, game_commands, info, referee, settings, talk, undo
 from .units import Catalog
 
 CATALOG = Catalog([
@@ -11,6 +11,7 @@ CATALOG = Catalog([
     *talk.UNITS,
     *info.UNITS,
     *undo.UNITS,
+    *absence.UNITS,
     *settings.UNITS,
     *referee.UNITS,
 ])

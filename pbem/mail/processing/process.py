@@ -10,12 +10,15 @@ processing fail unexpectedly becomes a dead letter with the error.
 from __future__ import annotations
 
 import hashlib
+import logging
+import re
 import traceback
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from ...engine.state import GameState
+from ...moderation.listing import mail_listing
 from ...service import CommandError
 from ...store import Store, StoreBusy
 from ..config import MailConfig
@@ -25,12 +28,22 @@ from ..inbound.mime import InboundMail, parse_message
 from ..inbound.replies import command_lines
 from ..inbound.routing import key_line, subject_key
 from ..outbound.compose import REPLY_PURPOSES, Outgoing, queue_mail, subject_for
-from ..outbound.notify import board_block, game_mail, happened_block, notify_others, prompt_block
+from ..outbound.notify import (
+    board_block,
+    game_mail,
+    happened_block,
+    notify_others,
+    prompt_block,
+    tell_referee,
+)
 from ..outbound.templates import wrap_paragraph
 from ..outbound.views import GameView, StateViews
+from .aftermath import send_welcomes, settle
 from .turn import MailTurn
 
 __all__ = ["Outcome", "process_inbox", "store_message"]
+
+log = logging.getLogger("pbem.mail.processing")
 
 
 @dataclass(frozen=True)
@@ -78,7 +91,31 @@ def process_inbox(store: Store, config: MailConfig, inbox_id: int, now: str) -> 
     except Exception as exc:  # noqa: BLE001 - a dead letter keeps the error for the operator
         error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
         store.inbox_set_status(inbox_id, "dead", error=error, processed=now)
+        _dead_letter_to_referee(store, config, inbox_id, f"{type(exc).__name__}: {exc}", now)
         return Outcome("dead", f"{type(exc).__name__}: {exc}")
+
+
+def _dead_letter_to_referee(store: Store, config: MailConfig, inbox_id: int, error: str,
+                            now: str) -> None:
+    """The game's referee hears of a dead letter of his game (when the game can be told
+    from the mail). Telling him must never fail the service."""
+    try:
+        with store.transaction():
+            row = store.inbox_get(inbox_id)
+            mail = parse_message(bytes(row["raw"]))
+            found = find_game(store, config, mail)
+            if found is None:
+                return
+            game = store.game(found[0])
+            tell_referee(store, config, game, "A mail could not be processed", [
+                f"A mail to game #{game['id']} from {mail.from_addr or 'an unknown sender'} "
+                f"(subject: {_short(mail.subject or '(none)', 50)}) could not be processed "
+                f"and is kept as dead letter #{inbox_id}: {error}",
+                f'"pbem inbox show {inbox_id}" shows it, "pbem inbox retry {inbox_id}" '
+                "processes it again after a fix."], now)
+            store.inbox_set_status(inbox_id, "dead", game_id=game["id"])
+    except Exception:  # noqa: BLE001 - the dead letter is kept; the log has the rest
+        log.exception("telling the referee of dead letter #%s failed", inbox_id)
 
 
 def handle(store: Store, config: MailConfig, raw: bytes, now: str) -> Outcome:
@@ -102,7 +139,7 @@ def handle(store: Store, config: MailConfig, raw: bytes, now: str) -> Outcome:
         _reject(store, config, mail, game_id, sender, reason, now)
         return Outcome("ignored", f"rejected: {reason}", game_id)
     game = store.game(game_id)
-    if game["status"] != "active":
+    if game["status"] == "finished":
         reason = f"game #{game_id} is {game['status']}; it takes no commands now"
         _reject(store, config, mail, game_id, sender, reason, now)
         return Outcome("ignored", f"rejected: {reason}", game_id)
@@ -135,7 +172,8 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
             refused = exc
             turn.rollback()
     after = turn.state
-    views = StateViews(after)  # rendered once for the reply and every notification
+    views = settle(turn)  # rendered once for the reply and every notification
+    send_welcomes(store, config, turn)
     values = _result_values(mail, turn, refused, commands, ignored, stop)
     view = views.view(player["name"])
     values["prompt_section"] = _prompt_section(view, player["name"])
@@ -196,9 +234,10 @@ def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: di
     queue_mail(store, config, out, now)
 
 
-def _capped(store: Store, config: MailConfig, address: str, now: str) -> bool:
+def _capped(store: Store, config: MailConfig, address: str, now: str,
+            purposes: tuple[str, ...] = REPLY_PURPOSES) -> bool:
     since = (datetime.fromisoformat(now) - timedelta(days=1)).isoformat(timespec="seconds")
-    sent = store.outbox_count(address, since, REPLY_PURPOSES)
+    sent = store.outbox_count(address, since, purposes)
     return sent >= config.limits.replies_per_address_per_day
 
 
@@ -211,11 +250,19 @@ def _short(text: str, width: int) -> str:
 
 def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, sender: Sender,
             reason: str, now: str) -> None:
-    """At most one short reply, and only to an address of record."""
+    """At most one short reply, and only to an address of record; a copy to the game's
+    referee."""
+    game = store.game(game_id)
     target = sender.notify or sender.player
+    told = f"Its sender was told at {target['email']}." if target else \
+        "Its sender was not answered (not an address of record)."
+    if not _capped(store, config, game.get("referee") or "", now, ("ref",)):
+        tell_referee(store, config, game, "A mail was not accepted",
+                     [f"A mail to game #{game_id} from {mail.from_addr or 'an unknown sender'} "
+                      f"(subject: {_short(mail.subject or '(none)', 50)}) was not accepted: "
+                      f"{reason}.", told], now)
     if target is None or _capped(store, config, target["email"], now):
         return
-    game = store.game(game_id)
     out = Outgoing(
         recipient=target["email"], template="player-rejected.txt",
         values={"email": target["email"], "title": game["title"], "game": game_id,
@@ -225,7 +272,27 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
     queue_mail(store, config, out, now)
 
 
+_LIST = re.compile(r"(?:list(?:\s+(?:my\s+|all\s+)?games?)?|(?:my\s+)?games)[.!]?",
+                   re.IGNORECASE)
+
+
 def _no_game(store: Store, config: MailConfig, mail: InboundMail, now: str) -> Outcome:
-    """No game found: no reply, since nothing tells whose the mail is."""
+    """No game found. A mail whose first command is ``list``, from an address that plays
+    or referees a game here, is answered with that address's games; anything else gets
+    no reply, since nothing tells whose the mail is."""
+    text = command_lines(mail.body_text)
+    first = next((line.strip() for line in text.lines if line.strip()), "")
+    address = mail.from_addr
+    if first and _LIST.fullmatch(first) and address and \
+            (store.seats_of(address) or store.refereed_by(address)):
+        if _capped(store, config, address, now):
+            return Outcome("ignored", "list: the address had its replies for the day")
+        out = Outgoing(recipient=address, template="service-list.txt",
+                       values={"service_name": config.name,
+                               "listing_section": mail_listing(store, address) + "\n"},
+                       subject=f"Re: {_short(mail.subject, 60)}" if mail.subject else
+                       "Your games", purpose="re", in_reply_to=mail.message_id or None)
+        queue_mail(store, config, out, now)
+        return Outcome("processed", "list: the sender's games")
     return Outcome("ignored", "no game found: no reply address, subject tag or reference "
                    "of ours")

@@ -18,7 +18,7 @@ NOTIFY_WORDS = {
 
 def notify(turn: MailTurn, command: str, action: Action, actor: str) -> None:
     mode = action["mode"]
-    turn.store.set_notify(turn.game_id, turn.seat, mode)
+    turn.store.set_notify(turn.game_id, turn.seat_of(actor), mode)
     turn.results.append(f"notify {mode}: from now on you get {NOTIFY_WORDS[mode]}.")
 
 
