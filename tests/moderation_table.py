@@ -69,7 +69,8 @@ class ModTable:
                  names: tuple[str, ...] = ("Ann", "Ben", "Cat", "Dan"),
                  referee: str | None = REFEREE, title: str = "1830") -> None:
         self.clock = Clock()
-        self.store: Store = open_store(tmp / "pbem.db", now=self.clock.now)
+        self.store_path = tmp / "pbem.db"
+        self.store: Store = open_store(self.store_path, now=self.clock.now)
         self.config = MailConfig(address="pbem@games.test", referee="ops@games.test")
         with fast_key_hashes():
             created = service.create_game(
@@ -113,6 +114,13 @@ class ModTable:
         msg["Message-ID"] = make_msgid(domain="players.test")
         msg.set_content(body)
         return self.deliver(msg.as_bytes(policy=SMTP))
+
+    def answer(self, name: str, body: str) -> Mail:
+        """Send a mail as ``name`` and return the one mail he gets back."""
+        self.new_mail()
+        self.send(name, body)
+        [reply] = self.to(name, self.new_mail())
+        return reply
 
     def deliver(self, raw: bytes) -> Outcome:
         self.uid += 1

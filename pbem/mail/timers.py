@@ -148,7 +148,7 @@ def _expire(store: Store, config: MailConfig, game_id: int, schedule: Schedule,
     acts = policy != "wait" or offer
     result = pass_policy(state, name) if acts else None
     stuck = result.stuck if result else None
-    record.append(store, game_id, {"type": "expired", "player": name,
+    record.append(store, game_id, {"type": "expired", "player": name, "key": decision.key,
                                    "due": iso(decision.due), "policy": policy,
                                    "stuck": stuck},
                   f"deadline passed: {name}", actor=None, source=record.TIMER, now=now,

@@ -79,12 +79,16 @@ class Schedule:
     decisions: dict[str, Decision] = field(default_factory=dict)
     kind: str = ""
     reminded: set[tuple[str, str]] = field(default_factory=set)  # (player, decision key)
-    expired: dict[tuple[str, str], str] = field(default_factory=dict)  # (player, due) -> policy
+    #: (player, decision key, due) -> the policy it passed under
+    expired: dict[tuple[str, str, str], str] = field(default_factory=dict)
     paused_since: datetime | None = None
     absences: dict[str, Absence] = field(default_factory=dict)
     kicked: set[str] = field(default_factory=set)
     undo_requests: dict[int, UndoRequest] = field(default_factory=dict)  # open ones
     recorded: bool = False  # a deadline event exists
+    #: every decision the record had, by (player, key): one that comes back (an undo
+    #: took the game back to it) has its old deadline again
+    seen: dict[tuple[str, str], Decision] = field(default_factory=dict)
 
     @classmethod
     def read(cls, options: Mapping[str, Any], events: Iterable[dict[str, Any]]) -> Schedule:
@@ -106,10 +110,12 @@ class Schedule:
                 name: Decision(name, key, parse_moment(command["start"][name]),
                                _moment(command["due"].get(name)))
                 for name, key in command["keys"].items()}
+            self.seen.update({(d.player, d.key): d for d in self.decisions.values()})
         elif kind == "reminder":
             self.reminded.add((player, command["key"]))
         elif kind == "expired":
-            self.expired[(player, command["due"])] = command.get("policy", "wait")
+            mark = (player, command.get("key", ""), command["due"])
+            self.expired[mark] = command.get("policy", "wait")
         elif kind == "pause":
             self.paused_since = when
         elif kind == "resume":
@@ -145,7 +151,8 @@ class Schedule:
         return absence if absence is not None and absence.until > now else None
 
     def is_expired(self, decision: Decision) -> bool:
-        return decision.due is not None and (decision.player, iso(decision.due)) in self.expired
+        return decision.due is not None and \
+            (decision.player, decision.key, iso(decision.due)) in self.expired
 
     def late(self) -> list[Decision]:
         """Decisions whose deadline passed and that are still waiting (policy ``wait``, or
@@ -205,7 +212,9 @@ class Schedule:
         planned: dict[str, Decision] = {}
         for player, key in keys.items():
             old = self.decisions.get(player)
-            planned[player] = old if old is not None and old.key == key else \
+            if old is None or old.key != key:
+                old = self.seen.get((player, key))
+            planned[player] = old if old is not None and player not in self.kicked else \
                 self.fresh(player, key, kind, now)
         return planned
 

@@ -10,7 +10,7 @@ deadline happened, whatever the game's moves). Their ``command`` is a dict with 
                           ``due`` {player: time}, ``keys`` {player: decision},
                           ``kind`` (auction, stock, operating)
 ``reminder``              a reminder was mailed: ``player``, ``key``, ``due``
-``expired``               a deadline passed: ``player``, ``due``, ``policy``
+``expired``               a deadline passed: ``player``, ``key``, ``due``, ``policy``
                           (``wait``, ``pass``, ``kick``), ``stuck`` (why the
                           policy could not finish, or None)
 ``pause`` / ``resume``    the referee stopped / restarted the game's clock

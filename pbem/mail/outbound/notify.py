@@ -40,6 +40,7 @@ class Notice:
     subject: str  # after the game's tag
     lines: tuple[str, ...]
     to: tuple[str, ...]
+    but: tuple[str, ...] = ()  # seats left out (a new player: his welcome says it)
 
 
 EVERYONE = "*"
@@ -216,7 +217,7 @@ def queue_notice(store: Store, config: MailConfig, game: dict[str, Any],
     """One short mail per recipient of ``notice`` (but ``skip``, the sender: his answer
     says it)."""
     for player in notice_recipients(game, players, notice.to):
-        if skip and player["name"] == skip:
+        if player["name"] in (skip, *notice.but):
             continue
         out = game_mail(config, game, player, views, "game-notice.txt", "note",
                         {"notice_section": "\n".join(wrap_paragraph(line)

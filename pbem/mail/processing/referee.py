@@ -40,13 +40,13 @@ def act_for(turn: MailTurn, command: str, action: Action, actor: str) -> None:
     unit = CATALOG.handles(inner)
     if unit is None:
         turn.play([command], actor=REFEREE_ACTOR)
-        turn.announce(f"acted for {player}: {_inner_text(command, player)}")
+        turn.announce(f"The referee acts for {player}: {_inner_text(command, player)}.")
         return
     if unit.handler is None or unit.group == REFEREE:
         raise CommandError(command, "The referee acts for a player with a player's command.",
                            [])
     unit.handler(turn, _inner_text(command, player), inner, player)
-    turn.announce(f"acted for {player}: {_inner_text(command, player)}")
+    turn.announce(f"The referee acts for {player}: {_inner_text(command, player)}.")
 
 
 def _inner_text(command: str, player: str) -> str:
@@ -66,7 +66,7 @@ def revert(turn: MailTurn, command: str, action: Action, actor: str) -> None:
     taken = "; ".join(f"[{e['seq']}] {e['text']}" for e in gone) or "no command"
     turn.results.append(f"[{seq}] revert to {target}: takes back {taken}.")
     turn.happened.append(f"The referee reverts the game to event {target}.")
-    turn.announce(f"reverted the game to event {target}, taking back {taken}.")
+    turn.announce(f"The referee reverts the game to event {target}: takes back {taken}.")
 
 
 def replace(turn: MailTurn, command: str, action: Action, actor: str) -> None:

@@ -94,9 +94,9 @@ class MailTurn:
             raise CommandError(command, PAUSED, [])
 
     def announce(self, *lines: str) -> None:
-        """Tell every player and the referee what the referee changed."""
+        """Tell every player and the referee what the referee changed (each line a
+        sentence beginning "The referee")."""
         self.announced.extend(lines)
-        self.changed = True
 
     @property
     def context(self) -> ParseContext:
@@ -170,8 +170,9 @@ class MailTurn:
         """What the other players hear of this mail."""
         notices = list(self.notices)
         if self.announced:
-            notices.insert(0, Notice("The referee: " + _short(self.announced[0]),
-                                     ("The referee's changes:", *self.announced), (EVERYONE,)))
+            subject = self.announced[0].split(":")[0].rstrip(".")
+            notices.insert(0, Notice(_short(subject), tuple(self.announced), (EVERYONE,),
+                                     tuple(self.welcomes)))
         return Activity(self.game_id, self.player, list(self.happened), list(self.talk),
                         list(self.undo_requests), self.changed, notices)
 
