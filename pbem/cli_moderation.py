@@ -155,7 +155,7 @@ def tick_command(env: Any, moment: str | None, no_send: bool, config_path: str |
         if not fired:
             click.echo("nothing due")
         if not no_send:
-            report: Any = asyncio.run(send_once(store, config))
+            report: Any = asyncio.run(send_once(store, config, at=now))
             click.echo(f"sent {report.sent}, to retry {report.retry}, failed {report.failed}",
                        err=True)
     finally:

@@ -59,7 +59,7 @@ def test_a_deadline_in_utc_and_in_the_players_zone() -> None:
 
 def test_options_are_checked_and_written_one_way() -> None:
     assert check({"deadline": "3 days", "on_deadline": "PASS", "deadline_days": "Mon-Fri"}) \
-        == {"deadline": "3d", "on_deadline": "pass", "deadline_days": "mon,tue,wed,thu,fri"}
+        == {"deadline": "72h", "on_deadline": "pass", "deadline_days": "mon,tue,wed,thu,fri"}
     with pytest.raises(ModerationError, match="on_deadline may be wait, pass"):
         check({"on_deadline": "kick"})
     moderation = Moderation.of({"deadline": "72h", "deadline_operating": "96h", "remind": "12h",

@@ -233,3 +233,18 @@ def test_kick_plays_the_seat_by_the_pass_policy(table: ModTable) -> None:
     table.send("referee", "kick Ann")
     [reply] = table.to("referee", table.new_mail())
     assert "Ann was removed already" in reply.flat
+
+
+def test_the_referee_gets_the_games_dead_letters(table: ModTable,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("renderer exploded")
+
+    monkeypatch.setattr("pbem.mail.processing.process.notify_others", broken)
+    outcome = table.send("Ann", "buy SV")
+    assert outcome.status == "dead" and table.commands() == []
+    [copy] = table.to("referee", table.new_mail())
+    assert copy.subject == "[1830 #1] A mail could not be processed"
+    assert "RuntimeError: renderer exploded" in copy.flat and "pbem inbox retry" in copy.flat
+    [row] = table.store.inbox_list("dead")
+    assert row["game_id"] == table.game

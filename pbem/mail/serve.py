@@ -245,9 +245,10 @@ async def poll_once(store: Store, config: MailConfig, send: bool = True) -> Poll
     return report
 
 
-async def send_once(store: Store, config: MailConfig) -> object:
+async def send_once(store: Store, config: MailConfig, at: str | None = None) -> object:
+    """Send what is due now (or at ``at``, when that is later: ``pbem tick --now``)."""
     sender = Sender(store, config)
     try:
-        return await sender.send_due()
+        return await sender.send_due(at=at)
     finally:
         await sender.close()

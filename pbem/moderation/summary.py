@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from .. import service
 from ..engine.state import GameState, player_holder
 from ..render.report import build_report, report_text
 from ..render.tables import money, round_name
 from ..store import Store
 
-ROUNDS_SHOWN = 6  # the last rounds of the report; "history" has the rest
+ROUNDS_SHOWN = 6
+WIDTH = 78  # the last rounds of the report; "history" has the rest
 
 
 def takeover_summary(store: Store, game_id: int, state: GameState, seat: str,
@@ -16,10 +19,12 @@ def takeover_summary(store: Store, game_id: int, state: GameState, seat: str,
     """What the new player of ``seat`` finds: the seat's holdings and the game's last
     rounds (the round report)."""
     game = store.game(game_id)
-    lines = [f"You take over the seat {seat} in {game['title']} game #{game_id}, now in "
-             f"{round_name(state)}. The seat keeps its name in the game (the record and "
-             f"the other players' commands use it), its holdings and its history:",
-             f"  {holdings(state, seat)}", "",
+    intro = (f"You take over the seat {seat} in {game['title']} game #{game_id}, now in "
+             f"{round_name(state)}. The seat keeps its name in the game (the record and the "
+             "other players' commands use it), its holdings and its history:")
+    lines = [*textwrap.wrap(intro, WIDTH),
+             *textwrap.wrap(holdings(state, seat), WIDTH, initial_indent="  ",
+                            subsequent_indent="  "), "",
              "The game so far, round by round (\"history 50\" lists the moves):", ""]
     report = build_report(service.initial(store, game_id), store.effective_events(game_id))
     lines.append(report_text(report, limit=ROUNDS_SHOWN).rstrip())

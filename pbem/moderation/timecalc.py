@@ -52,8 +52,9 @@ def format_duration(seconds: float) -> str:
 
 
 def short_duration(seconds: int) -> str:
-    """The way a duration is written in options and commands: ``72h``, ``3d``, ``90m``."""
-    if seconds % DAY == 0:
+    """The way a duration is written in options and commands: ``72h``, ``14d``, ``90m``
+    (hours up to four days: that is how deadlines are usually thought of)."""
+    if seconds % DAY == 0 and seconds >= 4 * DAY:
         return f"{seconds // DAY}d"
     if seconds % HOUR == 0:
         return f"{seconds // HOUR}h"

@@ -11,6 +11,7 @@ player typed.
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ from typing import Any
 from ..engine.game import apply_facts
 from ..engine.state import BANK, GameState, player_holder
 from .tables import money
+
+WIDTH = 78
 
 
 @dataclass(frozen=True)
@@ -298,7 +301,9 @@ def report_text(report: Report, limit: int | None = None) -> str:
         out.append("")
     for rnd in rounds:
         out.append(f"{rnd.title}:")
-        out += [f"  {line}" for line in rnd.lines] or ["  (nothing changed hands)"]
+        for line in rnd.lines or ["(nothing changed hands)"]:
+            out += textwrap.wrap(line, WIDTH, initial_indent="  ", subsequent_indent="    ",
+                                 break_on_hyphens=False)
         out.append("")
     if report.finished:
         out.append(f"Final scores ({report.reason}):")

@@ -64,10 +64,10 @@ class Sender:
             except aiosmtplib.SMTPException:
                 client.close()
 
-    async def send_due(self, stop: Any = None) -> SendReport:
-        """Send every mail that is due now (until ``stop`` is set)."""
+    async def send_due(self, stop: Any = None, at: str | None = None) -> SendReport:
+        """Send every mail that is due now, or at ``at`` (until ``stop`` is set)."""
         report = SendReport()
-        for row in self.store.outbox_due(now()):
+        for row in self.store.outbox_due(max(at or "", now())):
             if stop is not None and stop.is_set():
                 break
             outcome = await self.send_one(row)
