@@ -114,6 +114,9 @@ def test_report_of_a_game_played_here(tmp_path: Path) -> None:
     assert "Operating round 2.1:\n  PRR runs for $30, paid out ($3 a share)." in text
     cli = Cli(table.store_path)
     assert cli.ok("report", str(table.game)) == text
+    page = cli.ok("export", str(table.game), "--format", "html")
+    assert "<h2>Round by round</h2>" in page
+    assert "PRR runs for $30, paid out ($3 a share)." in page
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.parent.name)

@@ -31,7 +31,7 @@ Event = Mapping[str, Any]
 def last_turn(events: Sequence[Event], player: str) -> int:
     """The seq of ``player``'s last command that counts, 0 when there is none."""
     last = 0
-    for event in _kept(events):
+    for event in kept_events(events):
         if event["kind"] == "command" and event["actor"] == player:
             last = int(event["seq"])
     return last
@@ -41,7 +41,7 @@ def since_last_turn(events: Sequence[Event], player: str, limit: int = RECENT_LI
                     more: str = "") -> list[str]:
     """The lines of what happened after ``player``'s last turn (see the module)."""
     after = last_turn(events, player)
-    kept = {int(e["seq"]) for e in _kept(events)}
+    kept = {int(e["seq"]) for e in kept_events(events)}
     lines: list[str] = []
     so_far: list[Event] = []  # what counted before each revert, to say what it took back
     for event in events:
@@ -78,8 +78,9 @@ def bounded(lines: list[str], limit: int = RECENT_LIMIT, more: str = "") -> list
     return [note, *lines[-(limit - 1):]]
 
 
-def _kept(events: Sequence[Event]) -> list[Event]:
-    """The events that count, in order (as ``pbem.store.effective``)."""
+def kept_events(events: Sequence[Event]) -> list[Event]:
+    """The events that count, in order: a revert drops what it takes back (as
+    ``pbem.store.effective``)."""
     kept: list[Event] = []
     for event in events:
         if event["kind"] == "revert":

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.game import apply_facts
 from ..engine.state import BANK, GameState, player_holder
+from .recent import kept_events
 from .tables import money
 
 WIDTH = 78
@@ -108,9 +109,10 @@ def round_key(state: GameState) -> tuple[str, str]:
     return f"{kind}:{rnd.get('number', 1)}", "Private auction"
 
 
-def build_report(start: GameState, events: Iterable[Mapping[str, Any]]) -> Report:
-    """The report of a game from its first state and its effective events (the store's
-    ``effective_events``; events without facts are passed over)."""
+def build_report(start: GameState, events: Sequence[Mapping[str, Any]]) -> Report:
+    """The report of a game from its first state and its events (all of them: what a
+    revert took back is left out; events without facts are passed over)."""
+    events = kept_events(events)
     state = start.clone()
     report = Report()
     watch = _Watch(report)
