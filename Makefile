@@ -19,8 +19,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist worksteal
 
 lint: $(STAMP)
-	$(BIN)/ruff check pbem
-	$(BIN)/mypy pbem
+	$(BIN)/ruff check pbem tests bench
+	$(BIN)/mypy pbem tests
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

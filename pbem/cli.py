@@ -124,14 +124,18 @@ def act(env: Env, game: int, actor: str, commands: str) -> None:
     Exit 0 when done, 1 when refused (nothing is recorded then). The referee (--as
     referee) has the referee's commands: as Alice <command>, deadline 48h, extend
     Alice 24h, pause, resume, replace Alice with Ben ben@example.org, kick Alice,
-    revert to N, end game. Where the mail service is configured (pbem.toml or
-    $PBEM_CONFIG), the players' mails are queued as for a mail.
+    revert to N, end game. Standing orders are set here too ("auto pass", "auto buy
+    PRR until 60%", "auto cancel", "auto" lists them); the orders that are due are
+    carried out after the commands, each as its player's command. Where the mail
+    service is configured (pbem.toml or $PBEM_CONFIG), the players' mails are queued
+    as for a mail.
 
     \b
     Example:
       pbem act 1 --as Alice "bid CA 170"
       pbem act 1 --as Bob "sell 2 PRR; buy NYC"
       pbem act 1 --as referee "extend Alice 24h"
+      pbem act 1 --as Carol "auto buy PRR until 60%"
     """
     from .cli_moderation import act_command
 
@@ -216,6 +220,8 @@ def audit(env: Env, game: int) -> None:
         result = service.audit(store, game)
     except StoreError as exc:
         fail(str(exc), 1)
+    for note in result.notes:
+        click.echo(note)
     if result.problem:
         fail(f"audit failed: {result.problem}", 1)
     click.echo(f"audit ok: {result.events} events")

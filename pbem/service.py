@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine.errors import RulesError, SetupError
+from .engine.facts import Fact
 from .engine.game import (
     ENGINE_VERSION,
     REFEREE,
@@ -16,6 +17,7 @@ from .engine.game import (
     decide,
     legal_moves,
     new_game,
+    recorded_with,
     seat_players,
     to_act,
 )
@@ -33,6 +35,16 @@ from .notation import (
     format_action,
     parse_command,
     split_commands,
+)
+from .orders import (
+    MAX_AUTO_COMMANDS,
+    ORDER_KIND,
+    Drop,
+    Order,
+    OrderBook,
+    OrderError,
+    current_orders,
+    new_order,
 )
 from .store import Store
 from .store.keys import hash_key, new_player_key
@@ -59,12 +71,17 @@ class Applied:
     seq: int
     text: str
     log: list[str]
+    actor: str = ""  # whose command it is
+    auto: bool = False  # given by the actor's standing order
+    kind: str = "command"  # or "order": a standing order set, cancelled or dropped
 
 
 @dataclass
 class ActResult:
     applied: list[Applied] = field(default_factory=list)
     state: GameState | None = None
+    drops: list[Drop] = field(default_factory=list)  # standing orders dropped
+    answers: list[str] = field(default_factory=list)  # what 'auto' (the list) answers
 
 
 @dataclass
@@ -120,10 +137,14 @@ def create_game(
 
 
 def initial(store: Store, game_id: int) -> GameState:
+    """The game before its first event, once the versions it was recorded with are read
+    (a game recorded by a newer pbem is refused: SetupError)."""
     game = store.game(game_id)
     seated = [p["name"] for p in store.players(game_id)]
     rules_options, _ = split_options(game["options"])  # the moderation options are not rules
-    return new_game(game["title"], seated, game["seed"], rules_options)
+    state = new_game(game["title"], seated, game["seed"], rules_options)
+    recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
+    return state
 
 
 def load(store: Store, game_id: int) -> GameState:
@@ -152,6 +173,7 @@ def parse_context(state: GameState) -> ParseContext:
         round_kind=kind if kind in ("auction", "stock", "operating") else "stock",
         in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par")),
         train_names=[t.name for t in rules.trains],
+        title=state.title,
     )
 
 
@@ -180,37 +202,143 @@ def legal_texts(state: GameState, actor: str) -> list[str]:
 
 def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: str,
         state: GameState | None = None) -> ActResult:
-    """Apply all commands in ``text`` by ``actor`` atomically, or raise CommandError.
+    """Apply all commands in ``text`` by ``actor`` atomically, or raise CommandError; then
+    carry out the standing orders that are due (``run_orders``).
 
-    ``state``: the game as of its last stored event, when the caller already has it (an
-    importer replaying a long log); a copy of it is used instead of rebuilding the game
-    from the store.  The caller vouches that it is current.
+    ``state``: the game as of its last stored event, when the caller already has it (a
+    mail's turn, an importer replaying a long log); a copy of it is used instead of
+    rebuilding the game from the store.  The caller vouches that it is current.
     """
     result = ActResult()
     with store.transaction():
         state = state.clone() if state is not None else load(store, game_id)
         actor = resolve_player(state, actor)
-        seq = store.last_seq(game_id)
+        record = Recorder(store, game_id, source, now, result)
+        book = order_book(store, game_id)
         for _, line in split_commands(text, parse_context(state)):
             action = _parse(state, actor, line)
+            if action["type"] == "auto":
+                _order_command(record, state, book, actor, line, action)
+                continue
+            before = book.snapshot(state) if book else None
             try:
                 decision = decide(state, actor, action)
             except RulesError as exc:
                 suggestions = closest(line, legal_texts(state, actor))
                 raise CommandError(line, str(exc), suggestions) from exc
-            canonical = format_action(action)
-            seq += 1
-            store.append_event(game_id, seq, kind="command", command=action, text=canonical,
-                               actor=actor, source=source, received=now,
-                               facts=decision.facts, log=decision.log)
-            apply_facts(state, decision.facts)
-            result.applied.append(Applied(seq, canonical, decision.log))
+            record.command(state, actor, action, decision.facts, decision.log)
+            if before is not None:
+                record.drops(book.changed(before, state, actor))
+        run_orders(record, state, book)
         if state.finished:
             store.set_status(game_id, "finished")
-    if not result.applied:
+    if not result.applied and not result.answers and not result.drops:
         raise CommandError(text.strip(), "There was no command to carry out.", [])
     result.state = state
     return result
+
+
+class Recorder:
+    """Appends one request's events (commands, standing orders) and collects them."""
+
+    def __init__(self, store: Store, game_id: int, source: str, now: str,
+                 result: ActResult) -> None:
+        self.store, self.game_id, self.source, self.now = store, game_id, source, now
+        self.result = result
+        self.seq = store.last_seq(game_id)
+
+    def command(self, state: GameState, actor: str, action: dict[str, Any],
+                facts: list[Fact], log: list[str], source: str | None = None) -> None:
+        canonical = format_action(action)
+        self.seq += 1
+        self.store.append_event(self.game_id, self.seq, kind="command", command=action,
+                                text=canonical, actor=actor, source=source or self.source,
+                                received=self.now, facts=[f.to_json() for f in facts],
+                                log=log)
+        apply_facts(state, facts)
+        self.result.applied.append(Applied(self.seq, canonical, log, actor,
+                                           auto=source is not None))
+
+    def order(self, actor: str, text: str, command: dict[str, Any], log: list[str],
+              source: str | None = None) -> int:
+        self.seq += 1
+        self.store.append_event(self.game_id, self.seq, kind=ORDER_KIND, command=command,
+                                text=text, actor=actor, source=source or self.source,
+                                received=self.now, facts=[], log=log)
+        self.result.applied.append(Applied(self.seq, text, log, actor, auto=source is not None,
+                                           kind=ORDER_KIND))
+        return self.seq
+
+    def drops(self, drops: list[Drop]) -> None:
+        for drop in drops:
+            self.order(drop.order.player, f"auto dropped: {drop.order.text}",
+                       {"type": "auto", "dropped": drop.order.seq, "reason": drop.reason},
+                       [drop.note], source=f"auto {drop.order.seq}")
+            self.result.drops.append(drop)
+
+
+def order_book(store: Store, game_id: int) -> OrderBook:
+    return OrderBook(current_orders(store.events_of_kind(game_id, (ORDER_KIND,))))
+
+
+def _order_command(record: Recorder, state: GameState, book: OrderBook, actor: str,
+                   line: str, action: dict[str, Any]) -> None:
+    """auto (list), auto cancel, auto pass, auto buy ...: an 'order' event, or an answer."""
+    mine = book.orders.get(actor)
+    if action.get("cancel"):
+        if mine is None:
+            raise CommandError(line, "You have no standing order to cancel.", [])
+        record.order(actor, "auto cancel", {"type": "auto", "cancel": True},
+                     [f"{actor} cancels the standing order {mine.text}."])
+        del book.orders[actor]
+        return
+    if not action.get("order"):
+        record.result.answers.append(f"Your standing order: {mine.describe()}" if mine else
+                                     "You have no standing order (auto pass, auto buy PRR "
+                                     "until 60%).")
+        return
+    try:
+        order = new_order(state, actor, action, record.seq + 1)
+    except OrderError as exc:
+        raise CommandError(line, str(exc), []) from exc
+    replaced = f" It replaces {mine.text}." if mine else ""
+    record.order(actor, order.text, {"type": "auto", "order": order.to_json()},
+                 [f"{actor} sets a standing order: {order.describe()}{replaced}"])
+    book.orders[actor] = order
+
+
+def run_orders(record: Recorder, state: GameState, book: OrderBook) -> None:
+    """Carry out the standing orders that are due, one turn after another, until none is:
+    each command is its player's, with the source ``auto <seq of the order>``."""
+    given = 0
+    while book and given < MAX_AUTO_COMMANDS:
+        order = book.due(state)
+        if order is None:
+            return
+        commands = book.commands(state, order)
+        if isinstance(commands, Drop):
+            record.drops([commands])
+            continue
+        if not commands:  # the player must decide himself (nothing the order may do)
+            return
+        for action in commands:
+            _auto_command(record, state, book, order, action)
+            given += 1
+        ends_turn = commands[-1]["type"] == "buy_share" and order.player in to_act(state)
+        if ends_turn and any(m["action"]["type"] == "pass"
+                             for m in legal_moves(state).get(order.player, [])):
+            _auto_command(record, state, book, order, {"type": "pass"})  # buy PRR; done
+            given += 1
+
+
+def _auto_command(record: Recorder, state: GameState, book: OrderBook, order: Order,
+                  action: dict[str, Any]) -> None:
+    before = book.snapshot(state)
+    decision = decide(state, order.player, action)  # legal: taken from legal_moves
+    log = [f"({order.player}'s standing order {order.text})", *decision.log]
+    record.command(state, order.player, action, decision.facts, log,
+                   source=f"auto {order.seq}")
+    record.drops(book.changed(before, state, order.player))
 
 
 def _parse(state: GameState, actor: str, line: str) -> dict[str, Any]:
@@ -250,6 +378,8 @@ def undo(store: Store, game_id: int, to_seq: int, *, actor: str, source: str, no
 class AuditResult:
     events: int
     problem: str | None
+    #: what the reader should know (the game was recorded under other rules data)
+    notes: list[str] = field(default_factory=list)
 
 
 def audit(store: Store, game_id: int) -> AuditResult:
@@ -259,6 +389,8 @@ def audit(store: Store, game_id: int) -> AuditResult:
     if broken is not None:
         return AuditResult(len(events), f"event {broken}: its hash does not match the chain")
     state = initial(store, game_id)
+    game = store.game(game_id)
+    notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
     effective: list[dict[str, Any]] = []
     for event in events:
         if event["kind"] == "revert":
@@ -275,13 +407,13 @@ def audit(store: Store, game_id: int) -> AuditResult:
             decision = decide(state, event["actor"], event["command"])
         except RulesError as exc:
             return AuditResult(len(events), f"event {event['seq']} ({event['text']}) is refused "
-                               f"when decided again: {exc}")
-        if decision.facts != event["facts"]:
+                               f"when decided again: {exc}", notes)
+        stored = apply_facts(state, event["facts"])  # read as facts of today (upcast)
+        if decision.records != [f.to_json() for f in stored]:
             return AuditResult(len(events), f"event {event['seq']} ({event['text']}) gives "
-                               "different facts when decided again")
-        apply_facts(state, event["facts"])
+                               "different facts when decided again", notes)
         effective.append(event)
-    return AuditResult(len(events), None)
+    return AuditResult(len(events), None, notes)
 
 
 def waiting_for(state: GameState) -> list[str]:

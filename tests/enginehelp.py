@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from pbem.engine.errors import RulesError
+from pbem.engine.facts import Fact
 from pbem.engine.game import apply_facts, decide, new_game, to_act
 from pbem.engine.state import GameState, player_holder
 
@@ -15,7 +16,7 @@ class Table:
     def __init__(self, names: list[str], title: str = "1830", **options: str) -> None:
         self.state: GameState = new_game(title, names, 1, options)
         self.log: list[str] = []
-        self.facts: list[list[dict[str, Any]]] = []
+        self.facts: list[list[Fact]] = []
 
     def act(self, who: str, kind: str, **fields: Any) -> list[str]:
         decision = decide(self.state, who, {"type": kind, **fields})
@@ -30,6 +31,18 @@ class Table:
             decide(self.state, who, {"type": kind, **fields})
         assert self.state.to_dict() == before
         return info.value.message
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The result of the finished game."""
+        assert self.state.result is not None, "the game is not over"
+        return self.state.result
+
+    @property
+    def ending(self) -> dict[str, Any]:
+        """How the game ends, once that is fixed."""
+        assert self.state.ending is not None, "the end of the game is not fixed"
+        return self.state.ending
 
     def cash(self, who: str) -> int:
         return self.state.player(who).cash

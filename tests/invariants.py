@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.closing import CLOSED
 from pbem.engine.shares import (
     certificate_count,
     certificate_limit,
+    corp_counts_toward_limit,
     limit_problems,
     pool_certificates,
 )
-from pbem.engine.state import IPO, POOL, GameState, corp_holder, player_holder
+from pbem.engine.state import CLOSED, IPO, POOL, GameState, corp_holder, player_holder
 from pbem.engine.trains import train_count, train_limit
-
-BANK_TOTAL = 12000
 
 
 def check(state: GameState, actor: str, action: dict[str, Any]) -> None:
@@ -23,6 +21,7 @@ def check(state: GameState, actor: str, action: dict[str, Any]) -> None:
     redeemed_shares(state)
     closed_companies(state)
     privates(state)
+    destination_markers(state)
     if state.phase is not None:
         trains(state)
         tiles_and_tokens(state)
@@ -33,7 +32,7 @@ def money(state: GameState) -> None:
     """Money is conserved; the bank alone may go below zero (paid on paper, 7.0)."""
     total = state.bank + sum(p.cash for p in state.players) + sum(
         c.cash for c in state.corps.values())
-    assert total == BANK_TOTAL, total
+    assert total == state.rules.bank_cash, total
     assert all(p.cash >= 0 for p in state.players)
     assert all(c.cash >= 0 for c in state.corps.values())
 
@@ -75,7 +74,8 @@ def redeemed_shares(state: GameState) -> None:
 
 def closed_companies(state: GameState) -> None:
     """A closed company leaves nothing behind: no certificates, stations, trains,
-    money, privates or markers, and no token on the market (1870, p.7)."""
+    money, privates or destination marker, and no token on the market (1870, p.7); a
+    cattle or port token it placed stays, as it is the private company's (p.9)."""
     for sym, corp in state.corps.items():
         if not corp.closed:
             assert CLOSED not in corp.certs
@@ -84,10 +84,32 @@ def closed_companies(state: GameState) -> None:
         assert corp.cash == 0 and not corp.trains and corp.cell is None
         assert not list(state.board.stations(sym))
         assert not state.privates_of(corp_holder(sym))
-        markers = getattr(state.board, "markers", {}) or {}
-        assert not [k for k, v in markers.items()
-                    if isinstance(v, dict) and v.get("corp") == sym and "destination" in k]
+        assert f"destination:{sym}" not in state.board.markers
         assert all(sym not in corps for corps in state.over_limit.values())
+
+
+def destination_markers(state: GameState) -> None:
+    """A destination marker stands on the map only for an open company that chose to
+    place it at its connection run (made, or being made now), on its destination; one
+    in a city space is one of its stations there; a company that placed its marker has
+    it on the map, one that kept it has none there (1870 Connection Run, p.23)."""
+    markers = state.board.markers
+    for key, marker in markers.items():
+        if not key.startswith("destination:"):
+            continue
+        sym = key.split(":", 1)[1]
+        corp = state.corps[sym]
+        making = (state.round.get("connection") or {}).get("corp") == sym
+        assert not corp.closed and (corp.destination_reached or making), key
+        assert corp.destination_marker == "placed", (key, corp.destination_marker)
+        assert marker["hex"] == state.rules.corp(sym).destination, (key, marker)
+        if marker.get("stop") is not None:
+            assert sym in state.board.tokens_at(marker["hex"], marker["stop"]), (key, marker)
+    for sym, corp in state.corps.items():
+        placed = f"destination:{sym}" in markers
+        assert placed == (corp.destination_marker == "placed" and not corp.closed), sym
+        if corp.destination_reached:
+            assert corp.destination_marker in ("placed", "kept"), sym
 
 
 def privates(state: GameState) -> None:
@@ -126,18 +148,20 @@ def tiles_and_tokens(state: GameState) -> None:
         assert len(stations) <= len(state.rules.corp(sym).token_prices) + destination
         assert len({c for c, _ in stations}) == len(stations), (sym, stations)
     for coord, stops in board.tokens.items():
-        tile = state.map.tiles.get(board.tiles[coord][0]) if coord in board.tiles else \
+        current = state.map.tiles.get(board.tiles[coord][0]) if coord in board.tiles else \
             state.map.hex(coord).tile
-        assert tile is not None
+        assert current is not None
         for i, corps in enumerate(stops):
             if corps:
-                assert len(corps) <= tile.stops[i].slots, (coord, corps)
+                assert len(corps) <= current.stops[i].slots, (coord, corps)
 
 
 def limits_after_buying(state: GameState, actor: str, action: dict[str, Any]) -> None:
-    """A player who just bought a share is within every certificate limit (4.3)."""
+    """A player who just bought a share that counts toward the certificate limit is
+    within it (a share whose value is in a zone that does not count may be bought
+    whatever the count, 1830 4.3)."""
     if action["type"] in ("par", "buy_share"):
-        assert certificate_count(state, actor) <= certificate_limit(state) or any(
-            state.rules.zone_allows(state.zone(c), "uncounted") for c in state.corps)
         corp = action["corp"]
+        if corp_counts_toward_limit(state, corp):
+            assert certificate_count(state, actor) <= certificate_limit(state), (actor, corp)
         assert not [p for p in limit_problems(state, actor) if f"% of {corp}," in p]

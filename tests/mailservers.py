@@ -235,9 +235,9 @@ class ImapServers:
         except ImportError:
             pytest.skip("neither Dovecot (apt-get install dovecot-imapd) nor pymap "
                         "(pip install pymap) is installed; the IMAP tests need one")
-        server = EmbeddedImap(f"pbem{self.count}", PASSWORD).start()
-        self.pymaps.append(server)
-        return server
+        embedded = EmbeddedImap(f"pbem{self.count}", PASSWORD).start()
+        self.pymaps.append(embedded)
+        return embedded
 
     def stop(self) -> None:
         if self.dovecot is not None:

@@ -105,7 +105,7 @@ def played_game(db: Path, steps: int, seed: int = 4, eager: bool = False) -> int
         store.append_event(created.game_id, seq, kind="command", command=action,
                            text=text, actor=name, source="test",
                            received=f"2026-01-01T00:{seq // 60 % 60:02d}:{seq % 60:02d}+00:00",
-                           facts=decision.facts, log=decision.log)
+                           facts=decision.records, log=decision.log)
         apply_facts(state, decision.facts)
     return created.game_id
 
@@ -192,7 +192,7 @@ def test_archive_of_a_long_game_shows_board_and_holdings_at_each_step(tmp_path: 
 
 @needs_chromium
 def test_map_svg_renders_in_chromium(tmp_path: Path) -> None:
-    from test_render_positions import late_1830
+    from positions import late_1830
 
     from pbem.render.svg import svg_map
 

@@ -23,7 +23,7 @@ def test_1870_map_has_154_hexes_with_even_parity(board_map):
 
 
 def test_1870_manifest_is_161_tiles(board_map):
-    per_colour = Counter()
+    per_colour: Counter[str] = Counter()
     for tile_id, count in board_map.manifest.items():
         per_colour[board_map.tiles[tile_id].colour] += count
     assert dict(per_colour) == {"yellow": 81, "green": 43, "brown": 35, "gray": 2}

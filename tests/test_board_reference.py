@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.engine.board import BoardState, load_map
+from pbem.engine.board import BoardState, MapHex, load_map
 from pbem.engine.tiles import derive_upgrade_table, load_tiles
 from pbem.engine.track import placements
 
@@ -120,17 +120,19 @@ def test_can_upgrade_agrees_with_the_reference_table(title):
     hexes = [h for h in board_map.hexes.values() if h.buildable]
     for old in board_map.tiles.values():
         allowed = {u["to"]: u for u in table[old.id]}
-        homes = {}
+        homes: dict[tuple[str | None, ...], MapHex] = {}
         for h in hexes:  # one hex per set of labels is enough
             if may_lie_on(old, h):
                 homes.setdefault(tuple(h.label_for(c) for c in ALL_COLOURS), h)
         for new in board_map.tiles.values():
             entry = allowed.get(new.id)
             for h in homes.values():
+                rotations = [] if entry is None else entry["relative_rotations"]
                 on_hex = entry is not None and h.coord in entry.get("only_on_hexes", [h.coord])
-                on_hex = on_hex and h.coord not in entry.get("not_on_hexes", [])
+                on_hex = on_hex and entry is not None and \
+                    h.coord not in entry.get("not_on_hexes", [])
                 for q in (0, 1):
                     for r in range(6):
-                        expected = on_hex and r in entry["relative_rotations"]
+                        expected = on_hex and r in rotations
                         got = can_upgrade(old, q, new, (q + r) % 6, h)
                         assert got == expected, (old.id, new.id, h.coord, q, r)

@@ -43,7 +43,7 @@ def test_every_manifest_tile_loads(board_map):
 
 
 def test_manifest_counts_per_colour_are_34_25_26(board_map):
-    per_colour = Counter()
+    per_colour: Counter[str] = Counter()
     for tile_id, count in board_map.manifest.items():
         per_colour[board_map.tiles[tile_id].colour] += count
     assert dict(per_colour) == {"yellow": 34, "green": 25, "brown": 26}

@@ -28,7 +28,7 @@ def test_p24_bank_broken_in_an_operating_round_ends_after_the_set():
     t.act("A", "pass")
     assert t.state.round["current"] == "TP"  # the set is finished
     t.act("B", "pass")
-    assert t.state.finished and t.state.result["reason"] == "bank"
+    assert t.state.finished and t.result["reason"] == "bank"
 
 
 def test_p24_bank_broken_in_a_stock_round_ends_after_the_next_set():
@@ -45,10 +45,10 @@ def test_p25_400_finish_the_company_finishes_operating_then_the_game_ends():
     ran(t, "SP", 100)
     t.act("A", "payout")
     assert t.state.price("SP") == 400
-    assert t.state.ending["reason"] == "400" and not t.state.finished
+    assert t.ending["reason"] == "400" and not t.state.finished
     t.act("A", "buy_train", train="2", source="bank")  # SP still operates
     t.act("A", "pass")
-    assert t.state.finished and t.state.result["reason"] == "400"
+    assert t.state.finished and t.result["reason"] == "400"
     assert "TP" not in t.state.round["operated"]  # no other company operates
 
 
@@ -64,7 +64,7 @@ def test_p25_400_reached_in_the_stock_round_no_company_operates():
     start(t, "SP", 400, {"A": 6}, cash=50)
     ctx = Ctx(t.state, "A")
     begin_operating_round(ctx, 2, 1, 1)
-    assert t.state.finished and t.state.result["reason"] == "400"
+    assert t.state.finished and t.result["reason"] == "400"
     assert t.state.round["current"] is None
 
 

@@ -8,7 +8,11 @@ from __future__ import annotations
 from pbem.engine.game import new_game
 from pbem.importer.options import SITE_READINGS
 from pbem.importer.sitecerts import SiteCerts
-from pbem.importer.siteflow import site_offers_private
+from pbem.importer.siteflow import (
+    site_company_step_open,
+    site_offers_private,
+    site_track_open,
+)
 from pbem.importer.sitenames import SiteNames
 
 
@@ -81,3 +85,43 @@ def test_the_site_offers_a_private_from_another_player_in_later_stock_rounds() -
     state.privates["SV"].owner = "p:A"
     state.privates["BO"].owner = "p:B"
     assert not site_offers_private(state, "A")  # the BO may never be bought
+
+
+def operating(title: str, corp: str, **turn: object):  # type: ignore[no-untyped-def]
+    state = new_game(title, ["A", "B", "C"], 1, dict(SITE_READINGS[title]))
+    state.phase = "2"
+    state.round = {"kind": "operating", "current": corp,
+                   "turn": {"laid": False, "lays": [], **turn}}
+    return state
+
+
+def test_the_site_keeps_1870s_track_step_open_for_a_second_yellow_tile() -> None:
+    """tobymao/18xx TILE_LAYS: two yellow tiles or one upgrade; ``can_lay_tile?`` does not
+    look for a legal placement, so the step waits for a pass after one yellow tile."""
+    state = operating("1870", "MP", lays=["yellow"])
+    assert site_track_open(state, "MP")
+    state.round["turn"]["lays"] = ["upgrade"]
+    assert not site_track_open(state, "MP")
+    state.privates["MRBC"].owner = "p:B"  # MP could still buy the MRBC and lay with it
+    state.corps["MP"].cash = 20
+    assert site_track_open(state, "MP")
+
+
+def test_the_site_waits_for_a_pass_while_a_private_ability_may_be_used() -> None:
+    """tobymao/18xx BuyCompany with ``blocks``: a corporation owning the CS (1830) with its
+    tile unused passes the last step, even in phase 2 (no purchases of privates)."""
+    state = operating("1830", "PRR", laid=True)
+    assert not site_company_step_open(state, "PRR")
+    state.privates["CS"].owner = "c:PRR"
+    assert site_company_step_open(state, "PRR")
+    state.privates["CS"].used = True
+    assert not site_company_step_open(state, "PRR")
+
+
+def test_the_site_offers_the_mrbc_to_the_river_companies_in_1870s_phase_1() -> None:
+    state = operating("1870", "SSW")
+    state.phase = "1"
+    state.corps["SSW"].cash = 20
+    assert site_company_step_open(state, "SSW")
+    state.corps["IC"].cash = 20
+    assert not site_company_step_open(state, "IC")

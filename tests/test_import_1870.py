@@ -19,6 +19,7 @@ from pbem import service
 from pbem.cli import main
 from pbem.engine import connection
 from pbem.engine.errors import RulesError
+from pbem.engine.facts import GameOver
 from pbem.engine.game import decide
 from pbem.engine.market import operating_order
 from pbem.engine.orrun import revenue_column, revenue_rules, train_specs
@@ -154,8 +155,16 @@ def test_p23_destination_marker_lets_its_routes_pass_the_city() -> None:
     company whose destination marker stands there (SSW through J3, action 860)."""
     state = state_at(BANK, 860)
     routes = [{"train": "5", "stops": ["J5", "J3", "H13", "I14", "M20"]}]
-    check_run(state.map, state.board, "SSW", train_specs(state, "SSW")[:1], routes,
-              revenue_column(state), revenue_rules(state, "SSW"))
+    trains = train_specs(state, "SSW")[:1]
+    run = check_run(state.map, state.board, "SSW", trains, routes, revenue_column(state),
+                    revenue_rules(state, "SSW"))
+    assert [s for s, _ in run.routes[0].stops] == routes[0]["stops"]
+    assert run.total == run.routes[0].revenue > 0
+    board = state.board.copy()
+    del board.markers["destination:SSW"]  # without its marker J3 blocks SSW like anyone
+    with pytest.raises(RulesError):
+        check_run(state.map, board, "SSW", trains, routes, revenue_column(state),
+                  revenue_rules(state, "SSW"))
 
 
 def test_p10_slsf_private_is_the_presidents_certificate() -> None:
@@ -210,10 +219,10 @@ def test_referee_end_game_scores_as_it_stands() -> None:
     with pytest.raises(RulesError, match="Only the referee"):
         decide(state, "Player_1", {"type": "end_game"})
     facts = decide(state, "referee", {"type": "end_game"}).facts
-    over = next(f for f in facts if f["f"] == "game_over")
-    assert over["result"]["reason"] == "manual"
-    assert over["result"]["scores"] == {"Player_1": 1599, "Player_2": 1751,
-                                        "Player_3": 1423, "Player_4": 1635}
+    over = next(f for f in facts if isinstance(f, GameOver))
+    assert over.result["reason"] == "manual"
+    assert over.result["scores"] == {"Player_1": 1599, "Player_2": 1751,
+                                     "Player_3": 1423, "Player_4": 1635}
 
 
 def test_cli_referee_end_game(tmp_path: Path) -> None:

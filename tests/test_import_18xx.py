@@ -54,6 +54,7 @@ def test_1830_log_replays_to_its_result_and_passes_audit(name: str) -> None:
 def test_1830_export_imports_again_to_the_same_state(name: str, tmp_path: Path) -> None:
     log, result, store = imported(name)
     document = export_game(store, result.game_id)
+    assert result.state.result is not None
     assert document["result"] == {str(i + 1): result.state.result["scores"][result.names[p.key]]
                                   for i, p in enumerate(log.players)}
     path = tmp_path / "export.json"

@@ -169,8 +169,10 @@ def test_a_game_played_in_pbem_exports_and_imports_again(store: Store, seed: int
         name, action = pick(state, rng)
         if action["type"] == "sell_private":  # the site has no sales between players
             continue
-        state = service.act(store, game.game_id, name, format_action(action), source="bot",
-                            now=now, state=state).state
+        acted = service.act(store, game.game_id, name, format_action(action), source="bot",
+                            now=now, state=state)
+        assert acted.state is not None
+        state = acted.state
     assert state.finished
     document = export_game(store, game.game_id)
     assert verify_export(store, game.game_id, document) is None

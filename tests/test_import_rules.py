@@ -141,11 +141,14 @@ def test_bankruptcy_declare_the_sales_are_made_for_the_president() -> None:
     for index in (2, 3, 4):
         t.state.corps["PRR"].certs[index] = IPO  # A keeps the president's 20% of PRR
     t.state.corps["NYC"].certs[6] = IPO
-    row = t.state.corps["NYC"].cell[0]
+    cell = t.state.corps["NYC"].cell
+    assert cell is not None
+    row = cell[0]
     t.act("A", "bankrupt")  # one NYC share at $67 cannot pay for an $80 train
-    assert t.state.finished and t.state.result["bankrupt"] == "A"
-    assert t.state.corps["NYC"].certs[5] == POOL and t.state.corps["NYC"].cell[0] == row + 1
-    assert t.state.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
+    assert t.state.finished and t.result["bankrupt"] == "A"
+    after = t.state.corps["NYC"].cell
+    assert t.state.corps["NYC"].certs[5] == POOL and after is not None and after[0] == row + 1
+    assert t.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
 
 
 def test_bankruptcy_after_sales_default_6_7() -> None:
@@ -165,7 +168,7 @@ def test_6_1_a_corporation_without_revenue_withholds_before_going_bankrupt() -> 
         t.state.corps["PRR"].certs[index] = IPO
     t.act("A", "bankrupt")
     assert t.state.price("PRR") == 65  # one box left of $67
-    assert t.state.result["scores"]["A"] == 2 * 65
+    assert t.result["scores"]["A"] == 2 * 65
 
 
 def test_4_5_sold_out_corporations_move_up_in_share_value_order_keeping_the_stack() -> None:

@@ -263,6 +263,25 @@ def test_graceful_stop_leaves_the_rest(world: MailWorld) -> None:
         store.close()
 
 
+def test_stop_while_the_imap_server_does_not_answer(world: MailWorld) -> None:
+    """Issue 13: SIGTERM took 24 s to stop 'pbem serve' while the IMAP server was down
+    (the connection attempt ran to its timeout). A server that takes the connection and
+    never greets: the service stops at once, whatever the timeout."""
+    hole = socket.socket()
+    hole.bind(("127.0.0.1", 0))
+    hole.listen(5)
+    try:
+        world.write_config(imap_port=hole.getsockname()[1])
+        proc = world.serve(PBEM_IMAP_TIMEOUT="3600")
+        proc.wait_log("serving")
+        accepted, _ = hole.accept()  # the service is connecting: it waits for a greeting
+        assert proc.terminate(timeout=60) == 0
+        assert any("stopped" in line for line in proc.log)
+        accepted.close()
+    finally:
+        hole.close()
+
+
 def test_processed_mail_moved_to_a_folder(world: MailWorld) -> None:
     text = world.config_path.read_text().replace('mailbox = "INBOX"',
                                                  'mailbox = "INBOX"\nmove_to = "Done"')

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from email.headerregistry import AddressHeader
+from email.message import EmailMessage
+from typing import cast
 
 from conftest import Game, MailWorld
 
 from pbem import service
 from pbem.mail.embedded import Delivered
+from pbem.mail.outbound.compose import reply_tag
 
 
 def listed_commands(text: str) -> list[str]:
@@ -91,7 +95,7 @@ def play(world: MailWorld, game: Game, until: str, max_moves: int = 400) -> list
 
 
 def check_mail_layout(mail: Delivered) -> None:
-    msg = mail.message
+    msg = cast(EmailMessage, mail.message)  # parsed with the default policy
     assert msg["Auto-Submitted"] == "auto-generated"
     assert msg["X-PBEM-Game"]
     assert msg["Message-ID"].startswith("<pbem.")
@@ -109,11 +113,21 @@ def check_mail_layout(mail: Delivered) -> None:
 
 
 def test_game_start_by_email(world: MailWorld) -> None:
+    """Four bots play by mail to stock round 3; on the way (issue 13) Dan reads compact
+    mail, Cat has a standing order, Ben takes a new key and Ann talks to Ben alone."""
     game = world.new_game()
+    old_ben = game.reply_address("Ben")
     proc = world.serve()
     proc.wait_log("serving")
+    for name, body in [("Dan", "mail compact"), ("Cat", "auto pass"), ("Ben", "key new"),
+                       ("Ann", "say to Ben: shall we share the B&O?")]:
+        world.send(game.mail(name, body))
+    world.sink.wait_for(lambda ds: [d for d in ds if "Your new key" in d.subject])
     moves = play(world, game, until="SR 3")
     print(f"{len(moves)} moves by mail")
+    world.send(game.mail("Ben", "pass", to=old_ben))  # the old reply address: refused
+    world.sink.wait_for(lambda ds: [d for d in ds if d.recipient == game.email("Ben")
+                                    and "not accepted" in d.subject])
     assert proc.terminate() == 0
     assert any("stopped" in line for line in proc.log)
 
@@ -123,9 +137,16 @@ def test_game_start_by_email(world: MailWorld) -> None:
         state = service.load(store, game.id)
         assert state.round["kind"] == "stock" and state.round["number"] == 3
         statuses = Counter(row["status"] for row in store.inbox_list())
-        assert statuses == {"processed": len(moves)}, statuses
-        sources = {e["source"] for e in store.events(game.id)}
-        assert all(s.startswith("<") for s in sources)
+        assert statuses == {"processed": len(moves) + 4, "ignored": 1}, statuses
+        events = store.events(game.id)
+        sources = {e["source"] for e in events}
+        assert all(s.startswith(("<", "auto ")) for s in sources)
+        auto = [e for e in events if str(e["source"]).startswith("auto ")
+                and e["kind"] == "command"]
+        assert auto and {e["actor"] for e in auto} == {"Cat"}
+        assert {e["text"] for e in auto} == {"pass"}
+        players = {p["name"]: p for p in store.players(game.id)}
+        assert players["Dan"]["mail"] == "compact"
         sent = set(store.conn.execute(
             "SELECT message_id FROM outbox WHERE status = 'sent'").fetchall())
     finally:
@@ -139,7 +160,33 @@ def test_game_start_by_email(world: MailWorld) -> None:
         assert any("SR 2" in m.subject for m in inbox), name
         for mail in inbox:
             check_mail_layout(mail)
-            assert mail.message["Reply-To"].addresses[0].addr_spec == game.reply_address(name)
         ids += [m.message_id for m in inbox]
     assert len(ids) == len(set(ids))
     assert {mid for (mid,) in sent} <= set(ids) | {d.message_id for d in world.sink.delivered}
+
+    # Ann's private talk reached Ben alone
+    assert [m for m in game.inbox("Ben") if "shall we share" in m.text()]
+    for name in ("Cat", "Dan"):
+        assert not [m for m in game.inbox(name) if "shall we share" in m.text()]
+    # Cat's order passed for her and was dropped when the auction ended
+    assert [m for m in game.inbox("Cat") if "auto pass is dropped" in " ".join(
+        m.text().split())]
+    # Dan's mails after his setting are compact: no board, no map, small
+    compact = game.inbox("Dan")[2:]  # after the welcome and the answer to his setting
+    assert compact and all("MAP (" not in m.text() and len(m.message.as_bytes()) <= 8_000
+                           for m in compact)
+    assert any("Your holdings:" in m.text() for m in compact)
+    # Ben's new key: his mails carry the new reply address, the old one is refused
+    new_ben = f"pbem+{game.id}." + reply_tag(game.id, players["Ben"]["seat"],
+                                              players["Ben"]["key_hash"]) + "@games.test"
+    replies = [reply_address(m) for m in game.inbox("Ben")]
+    assert replies[0] == old_ben and replies[-1] == new_ben
+    for name in ("Ann", "Cat", "Dan"):
+        for mail in game.inbox(name):
+            assert reply_address(mail) == game.reply_address(name)
+
+
+def reply_address(mail: Delivered) -> str:
+    reply_to = mail.message["Reply-To"]
+    assert isinstance(reply_to, AddressHeader)
+    return str(reply_to.addresses[0].addr_spec)

@@ -138,7 +138,9 @@ def test_hostile_mail(world: MailWorld) -> None:
     for label in ("forged-from-no-key", "stranger-right-key", "dkim-fail"):
         game = cases[label][0]
         answer = replies(game)
-        assert len(answer) == 1 and "not accepted" in answer[0].subject, label
+        wanted = "has leaked" if label == "stranger-right-key" else "not accepted"
+        assert len(answer) == 1 and wanted in answer[0].subject, label
+        assert answer[0].message["References"], label  # in the game's thread
     assert "dkim=fail" in replies(cases["dkim-fail"][0])[0].text()
     assert not [d for d in world.sink.delivered
                 if d.recipient in ("evil@elsewhere.test", "robot@bots.test")]

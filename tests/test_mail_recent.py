@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from cli_driver import Cli
-from test_mail_service import NOW, Mail, Table
+from mailtable import NOW, Mail, Table
 
 from pbem import service
 from pbem.mail.outbound.compose import build, message_id

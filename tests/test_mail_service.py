@@ -4,96 +4,15 @@ transaction, the reply and the notifications in the outbox."""
 from __future__ import annotations
 
 import re
-from email import message_from_bytes
-from email.message import EmailMessage
-from email.policy import SMTP
-from email.policy import default as default_policy
-from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import fast_key_hashes
+from mailtable import NOW, Table, check_widths
 
 from pbem import service
-from pbem.mail.config import Limits, MailConfig
-from pbem.mail.outbound.compose import reply_tag
+from pbem.mail.config import Limits
 from pbem.mail.outbound.welcome import queue_welcome
-from pbem.mail.processing.process import Outcome, process_inbox, store_message
-from pbem.store import Store, open_store
-
-NOW = "2024-05-01T10:00:00.000+00:00"
-NAMES = ("Ann", "Ben", "Cat", "Dan")
-
-
-class Mail:
-    def __init__(self, row: dict[str, Any]) -> None:
-        self.recipient = row["recipient"]
-        self.message = message_from_bytes(bytes(row["raw"]), policy=default_policy)
-        self.subject = str(self.message["Subject"])
-        body = self.message.get_body(("plain",))  # type: ignore[attr-defined]
-        self.text = body.get_content() if body is not None else ""
-
-
-class Table:
-    """A game, its store and a way to send mail into it as a player."""
-
-    def __init__(self, tmp: Path, options: dict[str, str] | None = None,
-                 limits: Limits | None = None) -> None:
-        self.store: Store = open_store(tmp / "pbem.db", now=NOW)
-        self.config = MailConfig(address="pbem@games.test", referee="ref@games.test",
-                                 trusted_authserv_id="mx.games.test",
-                                 limits=limits or Limits())
-        with fast_key_hashes():
-            created = service.create_game(
-                self.store, "1830", [(n, f"{n.lower()}@players.test") for n in NAMES], seed=1,
-                seating="fixed", options=options or {}, now=NOW, referee="ref@games.test")
-        self.game = created.game_id
-        self.keys = created.keys
-        self.players = {p["name"]: p for p in self.store.players(self.game)}
-        self.seen = 0
-        self.uid = 0
-
-    def address(self, name: str) -> str:
-        p = self.players[name]
-        return f"pbem+{self.game}.{reply_tag(self.game, p['seat'], p['key_hash'])}@games.test"
-
-    def send(self, name: str, body: str, *, to: str | None = None, sender: str | None = None,
-             subject: str = "Re: your turn", headers: dict[str, str] | None = None) -> Outcome:
-        msg = EmailMessage()
-        msg["From"] = sender or f"{name.lower()}@players.test"
-        msg["To"] = to or self.address(name)
-        msg["Subject"] = subject
-        msg["Message-ID"] = make_msgid(domain="players.test")
-        for key, value in (headers or {}).items():
-            msg[key] = value
-        msg.set_content(body)
-        self.uid += 1
-        inbox_id, _ = store_message(self.store, "INBOX", 1, self.uid, msg.as_bytes(policy=SMTP),
-                                    NOW)
-        outcome = process_inbox(self.store, self.config, inbox_id, NOW)
-        self.check_record(outcome)
-        return outcome
-
-    def check_record(self, outcome: Outcome) -> None:
-        """The game the mail's turn left (loaded once, never rebuilt) is the game its
-        record rebuilds, and the record audits."""
-        if outcome.state is not None:
-            assert service.load(self.store, self.game) == outcome.state
-        assert service.audit(self.store, self.game).problem is None
-
-    def new_mail(self) -> list[Mail]:
-        rows = self.store.conn.execute(
-            "SELECT recipient, raw FROM outbox ORDER BY id").fetchall()
-        fresh = rows[self.seen:]
-        self.seen = len(rows)
-        return [Mail({"recipient": r, "raw": raw}) for r, raw in fresh]
-
-    def to(self, name: str, mails: list[Mail]) -> list[Mail]:
-        return [m for m in mails if m.recipient == f"{name.lower()}@players.test"]
-
-    def texts(self) -> list[str]:
-        return [e["text"] for e in self.store.events(self.game)]
 
 
 @pytest.fixture
@@ -128,14 +47,7 @@ def test_turn_reply_and_updates(table: Table) -> None:
         assert mail.message["X-PBEM-Game"] == str(table.game)
         assert mail.message["Reply-To"].addresses[0].addr_spec.startswith(f"pbem+{table.game}.")
         assert mail.message["References"].strip().startswith(f"<pbem.{table.game}.sr0@")
-        _check_widths(mail.text)
-
-
-def _check_widths(text: str) -> None:
-    board = False
-    for line in text.splitlines():
-        board = board or line.startswith(("The game now", "What you can do now"))
-        assert len(line) <= (100 if board else 78), line
+        check_widths(mail.text)
 
 
 def test_any_time_commands(table: Table) -> None:
@@ -150,7 +62,7 @@ def test_any_time_commands(table: Table) -> None:
     assert table.store.player(table.game, 2)["notify"] == "turn"
     talk = table.to("Ann", mails)
     assert len(talk) == 1 and "Cat says: Hello; good luck" in talk[0].subject
-    assert table.texts() == ["say Hello; good luck"]
+    assert table.texts() == ["say Hello; good luck", "notify turn"]
     assert service.audit(table.store, table.game).problem is None
     assert service.load(table.store, table.game).round["kind"] == "auction"
 
@@ -259,3 +171,89 @@ def test_game_over_mail(table: Table) -> None:
     text = fill(table.config.templates_dir, out.template, out.values)
     assert "The bank is broken." in text
     assert text.index("Ben          $5100") < text.index("Ann          $4200")
+
+
+# -- issue 13: what a game by email found ------------------------------------------------------
+
+
+def test_greeting_above_the_commands_is_ignored_and_listed(table: Table) -> None:
+    """'Hi all!' above 'bid CA 170' failed the whole mail ("Did you mean: bid CA 165?")."""
+    assert table.send("Ann", "Hi all!\n\nbid CA 170\n\nOn Monday, pbem wrote:\n> old\n") \
+        .status == "processed"
+    assert table.texts() == ["bid CA 170"]
+    [reply] = table.to("Ann", table.new_mail())
+    assert "Done" in reply.subject
+    ignored = reply.text[reply.text.index("Ignored lines:"):]
+    assert "Hi all!  (not a command, above your first command)" in ignored
+    table.send("Ben", "biid CS 45")  # a misspelt command is no greeting: refused with a hint
+    [refused] = table.to("Ben", table.new_mail())
+    assert "Not done" in refused.subject and "bid CS 45" in refused.text
+    assert table.texts() == ["bid CA 170"]
+
+
+def test_a_mail_without_commands_is_answered_within_78_columns(table: Table) -> None:
+    table.send("Ann", "Hello,\n\n-- \nAnn, with a signature that is long enough to matter")
+    [reply] = table.to("Ann", table.new_mail())
+    assert "Your mail had no commands." in reply.text
+    check_widths(reply.text)
+
+
+def test_lines_per_mail_above_fifty(tmp_path: Path) -> None:
+    """limits.lines_per_mail above 50 had no effect (a fixed 50 cut first)."""
+    table = Table(tmp_path, limits=Limits(lines_per_mail=60))
+    table.send("Ann", "\n".join(f"say {n}" for n in range(58)))
+    assert len(table.texts()) == 58
+    (tmp_path / "small").mkdir()
+    small = Table(tmp_path / "small", limits=Limits(lines_per_mail=3))
+    small.send("Ann", "say 1\nsay 2\nsay 3\nsay 4")
+    assert small.texts() == ["say 1", "say 2", "say 3"]
+    [reply] = small.to("Ann", small.new_mail())
+    assert "say 4  (more than 3 command lines)" in reply.text
+
+
+def test_a_key_line_routes_a_mail_without_a_tag(table: Table) -> None:
+    """A mail from a registered address with a valid key line but no tag in the subject
+    ("my move in 1830 #1") was silently ignored."""
+    key = table.keys["Ann"]
+    outcome = table.send("Ann", f"buy SV\nkey {key}", to="pbem@games.test",
+                         subject=f"my move in 1830 #{table.game}")
+    assert outcome.status == "processed" and outcome.game_id == table.game
+    assert table.texts() == ["buy SV"]
+    table.new_mail()
+    lost = table.send("Ben", "buy CS", to="pbem@games.test", subject="my move")
+    assert lost.status == "ignored"
+    [answer] = table.to("Ben", table.new_mail())
+    assert answer.subject == "Which game is your mail for?"
+    assert f"[1830 #{table.game}]  you play Ben (active)" in answer.text
+    assert answer.message["In-Reply-To"]
+    stranger = table.send("Ben", "buy CS", to="pbem@games.test", subject="my move",
+                          sender="nobody@elsewhere.test")
+    assert stranger.status == "ignored" and table.new_mail() == []
+
+
+def test_rejections_answer_in_the_game_s_thread(table: Table) -> None:
+    """Rejection mails carried no In-Reply-To/References; the warning about a stranger
+    using a player's reply address told the wrong person to answer with Reply and never
+    said the address had leaked or how to get a new one."""
+    table.send("Ann", "buy SV", to="pbem@games.test", subject=f"[1830 #{table.game}]")
+    [own] = table.to("Ann", table.new_mail())
+    assert own.subject.endswith("Your mail was not accepted")
+    assert own.message["In-Reply-To"]
+    assert f"<pbem.{table.game}.sr0@" in own.message["References"]
+    table.send("Ann", "buy SV", sender="mallory@elsewhere.test")
+    mails = table.new_mail()
+    [warning] = table.to("Ann", mails)
+    # the warning goes to Ann alone; the game's referee gets his copy of the rejection
+    assert [m.recipient for m in mails] == ["ref@games.test", "ann@players.test"]
+    assert warning.subject.endswith("Your reply address has leaked")
+    assert "came from mallory@elsewhere.test" in warning.text
+    assert "key new" in warning.text and 'answer with "Reply"' not in warning.text
+    assert f"<pbem.{table.game}.sr0@" in warning.message["References"]
+    check_widths(warning.text)
+
+
+def test_subjects_are_cut_at_the_end_of_a_word(table: Table) -> None:
+    table.send("Cat", "say Gentlemen, I propose an alliance against the Pennsylvania "
+               "tonight")
+    talk = table.to("Ann", table.new_mail())[0]
+    assert talk.subject.endswith("Cat says: Gentlemen, I propose an alliance...")

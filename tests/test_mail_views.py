@@ -10,10 +10,10 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from test_mail_service import NOW, Mail, Table
+from mailtable import NOW, Mail, Table
 
 from pbem import service
-from pbem.mail.outbound import views
+from pbem.mail.outbound import compose, views
 from pbem.mail.outbound.compose import build, message_id
 from pbem.mail.outbound.notify import Activity, game_over_mail
 from pbem.mail.outbound.welcome import queue_welcome
@@ -38,11 +38,11 @@ def picture(mail: Mail) -> EmailMessage:
     of text/plain and multipart/related (text/html, then the image the HTML shows)."""
     msg = mail.message
     assert msg.get_content_type() == "multipart/alternative"
-    plain, related = msg.get_payload()  # type: ignore[misc]
+    plain, related = parts(msg)
     assert plain.get_content_type() == "text/plain"
     assert related.get_content_type() == "multipart/related"
     assert related.get_param("type") == "text/html"
-    html, image = related.get_payload()
+    html, image = parts(related)
     assert html.get_content_type() == "text/html"
     assert image.get_content_type() in ("image/png", "image/svg+xml")
     assert image.get_content_disposition() == "inline"
@@ -50,7 +50,14 @@ def picture(mail: Mail) -> EmailMessage:
     assert cid.startswith("<") and cid.endswith(">")
     assert f'<img src="cid:{cid[1:-1]}"' in html.get_content()
     assert "<pre" in html.get_content()
-    return image  # type: ignore[no-any-return]
+    return image
+
+
+def parts(msg: EmailMessage) -> list[EmailMessage]:
+    """The parts of a multipart message (the default policy makes them EmailMessages)."""
+    payload = msg.get_payload()
+    assert isinstance(payload, list)
+    return [part for part in payload if isinstance(part, EmailMessage)]
 
 
 def check_image(image: EmailMessage) -> None:
@@ -96,6 +103,9 @@ def test_your_turn_mail_has_text_html_and_the_map(table: Table) -> None:
     html = html_of(turn)
     assert html.index("<img ") < html.index("MAP (1830;")
     assert "What you can do now:" in html and "Ann buys SV for $20." in html
+    # the picture takes the drawing's place (the text part keeps it); the listing stays
+    assert "/ H12 \\" in text and "/ H12 \\" not in html
+    assert "Legend:" in html and re.search(r"^H12 Altoona ", html, re.M)
 
 
 def test_every_game_mail_carries_the_map(table: Table) -> None:
@@ -117,7 +127,7 @@ def test_short_replies_have_no_picture(table: Table) -> None:
     table.send("Ann", "buy SV", sender="ann@elsewhere.test")  # no key: a short rejection
     table.send("Cat", "say hello")  # talk, and an answer out of turn
     mails = table.new_mail()
-    [rejected] = table.to("Ann", [m for m in mails if "not accepted" in m.subject])
+    [rejected] = table.to("Ann", [m for m in mails if "has leaked" in m.subject])
     talk = [m for m in mails if "Cat says" in m.subject]
     assert talk
     for mail in [rejected, *talk]:
@@ -184,10 +194,22 @@ def test_game_over_mail_carries_the_map(table: Table) -> None:
 
 
 def test_svg_where_no_png_can_be_made(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a PNG rasteriser the picture is the SVG, where it fits the limits (the
+    map picture at most 60 KB, the mail at most 80 KB); else the mail has the text map
+    alone."""
     monkeypatch.setattr(views, "_DRAWN", OrderedDict())  # no picture made before
-    monkeypatch.setattr(views, "svg_to_png", lambda svg: None)
+    monkeypatch.setattr(views, "svg_to_png", lambda svg, **_: None)
     table.send("Ann", "buy SV")
     [turn] = table.to("Ben", table.new_mail())
+    svg = views.drawn_map(turn.text)
+    assert svg is not None and len(svg.svg.encode()) > views.MAP_IMAGE_LIMIT
+    assert not [p for p in turn.message.walk() if p.get_content_maintype() == "image"]
+    assert "MAP (1830;" in html_of(turn)  # the HTML shows the text map instead
+    monkeypatch.setattr(views, "MAP_IMAGE_LIMIT", 10**6)
+    monkeypatch.setattr(compose, "MAIL_LIMIT", 10**6)
+    monkeypatch.setattr(views, "_DRAWN", OrderedDict())
+    table.send("Ben", "buy CS")
+    [turn] = table.to("Cat", table.new_mail())
     image = picture(turn)
     assert image.get_content_type() == "image/svg+xml"
     check_image(image)

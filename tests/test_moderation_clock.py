@@ -91,7 +91,7 @@ def test_the_first_decision_has_its_deadline_from_the_start(table: ModTable) -> 
 
 
 def test_every_mail_states_the_deadline(table: ModTable) -> None:
-    table.store.set_player_tz(table.game, 2, "Europe/Berlin")  # Cat
+    table.store.set_player_setting(table.game, 2, "tz", "Europe/Berlin")  # Cat
     table.clock.advance(hours=5)
     table.send("Ann", "buy SV")
     mails = table.new_mail()

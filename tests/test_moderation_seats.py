@@ -61,7 +61,7 @@ def test_away_within_the_games_limit_and_in_the_future(table: ModTable) -> None:
 
 
 def test_away_for_days_and_in_the_players_own_zone(table: ModTable) -> None:
-    table.store.set_player_tz(table.game, 0, "America/New_York")
+    table.store.set_player_setting(table.game, 0, "tz", "America/New_York")
     table.send("Ann", "away until 2026-05-06")  # midnight in New York: 04:00 UTC
     [away] = table.moderation("away")
     assert away["command"]["until"] == "2026-05-06T04:00:00.000+00:00"

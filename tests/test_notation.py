@@ -180,6 +180,27 @@ def test_player_names_with_spaces() -> None:
     assert read("sell private DH to dan smith for 80")["to"] == "Dan Smith"
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("sell private MH to A for 100", {"type": "sell_private", "private": "MH", "to": "A",
+                                      "price": 100}),
+     ("sell private MH to a for 100", {"type": "sell_private", "private": "MH", "to": "A",
+                                      "price": 100}),
+     ("buy private MH from A for 100", {"type": "buy_private", "private": "MH", "from": "A",
+                                       "price": 100}),
+     ("kick A", {"type": "kick", "player": "A"}),
+     ("buy a share of PRR", {"type": "buy_share", "corp": "PRR", "source": None,
+                             "count": 1})],
+)  # fmt: skip
+def test_a_player_called_a_can_be_named(text: str, expected: dict[str, object]) -> None:
+    """Issue 13: 'sell private MH to A for 100' was refused ("'for' is not a player"):
+    the name was dropped as the article 'a'."""
+    ctx = context_for_1830("stock", ["A", "Bob"])
+    if expected["type"] == "buy_private":
+        ctx = context_for_1830("operating", ["A", "Bob"])
+    assert parse_command(text, ctx) == expected
+
+
 def test_unknown_player_lists_the_players() -> None:
     caught = error("sell private DH to Bbo for 80")
     assert "the players are Alice, Bob, Carol, Dan Smith" in caught.message
@@ -479,6 +500,23 @@ def test_parse_commands_splits_lines_and_semicolons_and_keeps_errors() -> None:
     assert parsed[3].error is not None and "'biid' is not a command" in parsed[3].error.message
 
 
+@pytest.mark.parametrize(
+    ("line", "commands"),
+    [("run; payout; buy train", ["run", "payout", "buy train"]),
+     ("run 3: H12-I15-J14; 2: E19-F20; payout", ["run 3: H12-I15-J14; 2: E19-F20", "payout"]),
+     ("run 3-train: H12-I15-J14; 2 E19 F20; withhold; done",
+      ["run 3-train: H12-I15-J14; 2 E19 F20", "withhold", "done"]),
+     ("run nothing; done", ["run nothing", "done"]),
+     ("as Bob run; payout", ["as Bob run", "payout"])],
+)  # fmt: skip
+def test_run_takes_its_routes_up_to_the_next_command(line: str, commands: list[str]) -> None:
+    """Issue 13: the README's own 'run; payout; buy train' was refused ("'payout' is
+    neither a train nor a hex")."""
+    assert [c for _, c in split_commands(line, operating())] == commands
+    for command in commands:
+        parse_command(command, operating())
+
+
 def test_run_and_say_take_the_rest_of_their_line() -> None:
     text = "pass; say hi; bye\nrun 3: H12-I15-J14; 2: E19-F20\nas Bob run 2: E19-F20; 3: H12-I15"
     commands = [command for _, command in split_commands(text, operating())]
@@ -759,8 +797,32 @@ def test_every_command_example_in_the_player_docs_is_understood() -> None:
 
 
 def _understood(command: str, ctx: ParseContext) -> bool:
+    """Every command of the example (several when it has ';') is understood."""
     try:
-        parse_command(command, ctx)
+        for _, single in split_commands(command, ctx):
+            parse_command(single, ctx)
     except NotationError:
         return False
     return True
+
+
+def test_the_game_s_title_names_the_corporations_in_an_1870_game() -> None:
+    """Issue 13: in an 1870 game an unknown corporation was answered with "'FOO' is not a
+    corporation in 1830" (the parse context never got the game's title)."""
+    from pbem import service
+    from pbem.engine.game import new_game
+
+    state = new_game("1870", ["Ann", "Ben", "Cat"], 1, {})
+    with pytest.raises(NotationError) as caught:
+        parse_command("par FOO 100", service.parse_context(state))
+    assert "'FOO' is not a corporation in 1870" in caught.value.message
+    assert "1830" not in caught.value.message
+
+
+def test_closest_orders_equally_like_commands_by_their_numbers() -> None:
+    """Issue 13: the hints came in odd order (par NYC 100/71/82)."""
+    pars = [f"par NYC {p}" for p in (100, 90, 82, 76, 71, 67)]
+    assert closest("par NYC 75", pars) == ["par NYC 76", "par NYC 71", "par NYC 82"]
+    assert closest("par NYC", pars) == ["par NYC 67", "par NYC 71", "par NYC 76"]
+    assert closest("bid CA 170", ["bid CA 200", "bid CA 165", "bid CS 45"])[:2] == \
+        ["bid CA 165", "bid CA 200"]

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbem.engine.board import place_token
+from pbem.engine.facts import TileLaid
 from pbem.engine.game import decide, new_game
 from pbem.engine.ortrack import (
     distinct_placements,
@@ -269,7 +270,7 @@ def test_6_2_legal_lays_name_the_track_only_where_the_sides_are_not_enough() -> 
     for action, text in zip(lays, texts, strict=True):
         assert parse_command(text, ctx) == action
         facts = decide(t.state, "A", action).facts  # each names one legal placement
-        laid.add(next((f["tile"], f["rotation"]) for f in facts if f["f"] == "tile"))
+        laid.add(next((f.tile, f.rotation) for f in facts if isinstance(f, TileLaid)))
     assert len(laid) == len(lays)
 
 

@@ -3,174 +3,29 @@ reissue money, redeemed shares, destinations, the cattle and port tokens and the
 destination markers on the map, and the prompts of 1870's special decisions (price
 protection, a redemption asked of a player, a connection run).
 
-The mid-game position is built from facts (pbem.engine.facts.apply), as the engine
-records a game; its renderings are golden files (tests/test_render_golden.py).
+The mid-game position is built from stored facts (read by pbem.engine.game.apply_facts
+as a stored game is); its renderings are golden files (tests/test_render_golden.py).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from positions import cell_of, connection, midgame_1870, p, stock_round
 
-from pbem.engine import redemption
-from pbem.engine.closing import CLOSED
-from pbem.engine.facts import apply
-from pbem.engine.game import legal_moves, new_game
-from pbem.engine.operating import new_turn
-from pbem.engine.state import BANK, IPO, POOL, GameState, corp_holder, player_holder
-from pbem.engine.stock import new_stock_round
-from pbem.engine.track import placements
+from pbem.engine.game import apply_facts, legal_moves
+from pbem.engine.state import CLOSED, IPO, POOL, corp_holder
 from pbem.render import mail_parts, market_text, prompt_text, svg_map, tables_text, text_board
 from pbem.render.market_text import cell_mark
 from pbem.render.stateinfo import state_board_view
-
-NAMES = ["Ann", "Ben", "Dewey", "Shirley"]
-ALL_COLOURS = ("yellow", "green", "brown", "gray")
-
-
-def cell_of(state: GameState, price: int, kind: str = "upper") -> tuple[int, int]:
-    """The topmost box of ``price`` that is ``kind``: upper (not the ledge), ledge, lower."""
-    found = sorted((c for c in state.rules.market.cells.values() if c.price == price and (
-        c.ledge if kind == "ledge" else (c.area == kind and not c.ledge))),
-        key=lambda c: c.row)
-    assert found, (price, kind)
-    return found[0].row, found[0].col
-
-
-def holders(state: GameState, corp: str, shares: list[tuple[str, int]]) -> list[dict[str, Any]]:
-    """cert facts: ``shares`` (holder, 10% units) in order; the first holder gets the
-    president's certificate (two units); the rest stay in the initial offering."""
-    facts = []
-    index = 0
-    for holder, units in shares:
-        if index == 0:
-            facts.append({"f": "cert", "corp": corp, "index": 0, "to": holder})
-            index, units = 1, units - 2
-        for _ in range(units):
-            facts.append({"f": "cert", "corp": corp, "index": index, "to": holder})
-            index += 1
-    return facts
-
-
-def tile_fact(state: GameState, coord: str, tile: str, edges: set[int] | None = None
-              ) -> dict[str, Any]:
-    """A legal lay of ``tile`` on ``coord`` (the first rotation covering ``edges``)."""
-    fits = placements(state.map, state.board, coord, tile, ALL_COLOURS)
-    tdef = state.map.tiles[tile]
-    rotation = next(r for r in fits if edges is None or edges <= set(tdef.exits(r)))
-    return {"f": "tile", "hex": coord, "tile": tile, "rotation": rotation}
-
-
-def p(name: str) -> str:
-    return player_holder(name)
-
-
-def midgame_1870() -> GameState:
-    """Four players in operating round 4.1 of phase 3, built from facts:
-
-    * MP (Dewey 70%, held over the limit through price protection) at $200; it redeemed
-      two shares and reissued them at a new par of $140, Ann bought one: $140 of its
-      $900 is frozen until the next OR; it reached Dallas and placed its destination
-      marker there.
-    * SLSF on the ledge ($120), IC in the lower area ($90), GMO in the green section
-      ($50) with the open port on Mobile, MKT (with the cattle token on Kansas City) on
-      top of SSW at $90; SSW reached Fort Worth and kept its marker; ATSF holds 20% of
-      its own shares (redeemed).
-    * TP has closed: the certificate limit is 14 for 9 companies.
-    """
-    state = new_game("1870", NAMES, 1, {"seating": "fixed"})
-    facts: list[dict[str, Any]] = []
-
-    def put(*more: dict[str, Any]) -> None:
-        for fact in more:
-            apply(state, fact)
-            facts.append(fact)
-
-    put({"f": "phase", "name": "3"})
-    # private companies
-    for sym, owner in (("GRSC", p("Ann")), ("MRBC", p("Ben")), ("SCC", corp_holder("MKT")),
-                       ("GSC", corp_holder("GMO")), ("SLSF", p("Shirley")),
-                       ("MKT", p("Dewey"))):
-        put({"f": "private", "sym": sym, "owner": owner})
-    put({"f": "private_closed", "sym": "SLSF"}, {"f": "private_used", "sym": "SCC"})
-    # the companies: par (token on the par box), then the market moves
-    for corp, par in (("TP", 68), ("MKT", 90), ("SSW", 90), ("MP", 100), ("ATSF", 100),
-                      ("SLSF", 100), ("IC", 82), ("GMO", 72)):
-        row, col = state.rules.market.par_cell(par).row, state.rules.market.par_cell(par).col
-        put({"f": "par", "corp": corp, "price": par, "row": row, "col": col},
-            {"f": "corp", "corp": corp, "values": {"floated": True, "funded": True}})
-    put(*holders(state, "TP", [(p("Ben"), 4)]))
-    put({"f": "corp_closed", "corp": "TP"})
-    put(*holders(state, "MP", [(p("Dewey"), 7), (p("Ann"), 1), (IPO, 1), (POOL, 1)]))
-    put(*holders(state, "ATSF", [(p("Ben"), 5), (p("Shirley"), 1), (POOL, 1),
-                                 (corp_holder("ATSF"), 2)]))
-    put(*holders(state, "SLSF", [(p("Shirley"), 4), (p("Ann"), 2)]))
-    put(*holders(state, "IC", [(p("Ann"), 3), (p("Ben"), 2), (POOL, 3)]))
-    put(*holders(state, "GMO", [(p("Shirley"), 3), (p("Dewey"), 2), (POOL, 2)]))
-    put(*holders(state, "MKT", [(p("Ben"), 4), (p("Dewey"), 1), (p("Shirley"), 2)]))
-    put(*holders(state, "SSW", [(p("Shirley"), 5), (p("Ann"), 1)]))
-    for corp, price, kind in (("MKT", 90, "upper"), ("SSW", 90, "upper"),
-                              ("ATSF", 110, "upper"), ("SLSF", 120, "ledge"),
-                              ("IC", 90, "lower"), ("GMO", 50, "upper")):
-        row, col = cell_of(state, price, kind)
-        if (row, col) != state.corps[corp].cell:
-            put({"f": "market", "corp": corp, "row": row, "col": col})
-    row, col = 1, 13  # $200, two rows above the ledge
-    put({"f": "market", "corp": "MP", "row": row, "col": col})
-    # MP redeemed two shares and reissued them: the new par, one bought by Ann
-    new_par = redemption.new_par(state, "MP")
-    put({"f": "corp", "corp": "MP", "values": {"par": new_par, "reissued": True,
-                                               "frozen": new_par}})
-    put({"f": "over_limit", "player": "Dewey", "corps": ["MP"]})
-    # money: players, treasuries (MP's includes the frozen $140)
-    for name, cash in (("Ann", 212), ("Ben", 87), ("Dewey", 405), ("Shirley", 133)):
-        put({"f": "cash", "from": p(name), "to": BANK, "amount": state.player(name).cash - cash})
-    for corp, cash in (("MP", 900), ("ATSF", 350), ("SLSF", 210), ("IC", 60), ("GMO", 45),
-                       ("MKT", 120), ("SSW", 95)):
-        put({"f": "cash", "from": BANK, "to": corp_holder(corp), "amount": cash})
-    # trains: the 2s rusted with the first 4; TP's 3 went to the open market at its closing
-    sold = {"MP": ["4"], "ATSF": ["3", "4"], "SLSF": ["3"], "IC": ["3"], "GMO": ["4"],
-            "MKT": ["3", "4"], "SSW": ["3", "4"], "TP": ["3"]}
-    for corp, trains in sold.items():
-        for train in trains:
-            put({"f": "train", "name": train, "source": BANK, "dest": corp_holder(corp)})
-    put({"f": "train", "name": "3", "source": corp_holder("TP"), "dest": "pool"})
-    for _ in range(7):
-        put({"f": "train", "name": "2", "source": BANK, "dest": corp_holder("MP")})
-        put({"f": "train", "name": "2", "source": corp_holder("MP"), "dest": "scrap"})
-    # the board: homes, track between Fort Worth and Dallas, stations, markers
-    put(tile_fact(state, "J5", "57", {1, 4}), tile_fact(state, "J3", "57", {4}),
-        tile_fact(state, "B11", "57"), tile_fact(state, "M20", "57"),
-        tile_fact(state, "C18", "57"))
-    for coord, corp in (("C18", "MP"), ("B9", "ATSF"), ("E12", "SLSF"), ("K16", "IC"),
-                        ("M20", "GMO"), ("B11", "MKT"), ("H17", "SSW"), ("J5", "MP")):
-        put({"f": "token", "hex": coord, "stop": 0, "corp": corp})
-    put({"f": "marker", "name": "destination:MP", "marker": {"hex": "J5", "stop": None}},
-        {"f": "corp", "corp": "MP", "values": {"destination_marker": "placed",
-                                               "destination_reached": True}},
-        {"f": "corp", "corp": "SSW", "values": {"destination_marker": "kept",
-                                                "destination_reached": True}},
-        {"f": "marker", "name": "cattle", "marker": {"hex": "B11", "stop": 0, "corp": "MKT"}},
-        {"f": "marker", "name": "port", "marker": {"hex": "M20", "stop": 0, "corp": "GMO",
-                                                   "open": True, "round": [3, 2]}})
-    put({"f": "priority", "player": "Ben"})
-    put({"f": "round_new", "round": {"kind": "operating", "sr": 4, "index": 1, "of": 2,
-                                     "operated": ["MP"], "current": "ATSF",
-                                     "turn": new_turn(), "discards": [], "proposal": None}},
-        {"f": "corp", "corp": "MP", "values": {"operated": True}})
-    state.__dict__["_facts"] = facts
-    return state
-
-
-# -- the position itself --------------------------------------------------------------------------
 
 
 def test_the_position_is_what_it_says() -> None:
     state = midgame_1870()
     market = state.rules.market
     assert state.corps["TP"].closed and set(state.corps["TP"].certs) == {CLOSED}
-    assert market.cell(*state.corps["SLSF"].cell).ledge
-    assert market.cell(*state.corps["IC"].cell).area == "lower"
-    assert market.cell(*state.corps["GMO"].cell).zone == "green"
+    cells = {c: market.cell(*(state.corps[c].cell or (-1, -1))) for c in ("SLSF", "IC", "GMO")}
+    assert cells["SLSF"] is not None and cells["SLSF"].ledge
+    assert cells["IC"] is not None and cells["IC"].area == "lower"
+    assert cells["GMO"] is not None and cells["GMO"].zone == "green"
     assert state.corps["MP"].par == 140 and state.corps["MP"].frozen == 140
     assert state.percent("ATSF", corp_holder("ATSF")) == 20
     assert state.percent("MP", p("Dewey")) == 70
@@ -276,8 +131,8 @@ def test_board_shows_cattle_port_and_destination_markers() -> None:
 
 def test_board_closed_port() -> None:
     state = midgame_1870()
-    apply(state, {"f": "marker", "name": "port", "marker": {
-        "hex": "M20", "stop": 0, "corp": "GMO", "open": False, "round": [4, 1]}})
+    apply_facts(state, [{"f": "marker", "name": "port", "marker": {
+        "hex": "M20", "stop": 0, "corp": "GMO", "open": False, "round": [4, 1]}}])
     text = text_board(state)
     assert "closed port of GMO" in text and "{px}" in text[:text.index("Legend:")]
 
@@ -294,10 +149,6 @@ def test_svg_draws_the_markers() -> None:
 # -- prompts -------------------------------------------------------------------------------------
 
 
-def stock_round(state: GameState, **keys: Any) -> None:
-    apply(state, {"f": "round_new", "round": {**new_stock_round(5, "Shirley"), **keys}})
-
-
 def test_prompt_price_protection() -> None:
     state = midgame_1870()
     row, col = cell_of(state, 82)
@@ -305,8 +156,8 @@ def test_prompt_price_protection() -> None:
                                    "row": 1, "col": 13, "arrival": 1, "price": 200,
                                    "president": "Dewey"},
                 protection_queue=[])
-    apply(state, {"f": "cert", "corp": "MP", "index": 7, "to": POOL})
-    apply(state, {"f": "market", "corp": "MP", "row": 2, "col": 13})
+    apply_facts(state, [{"f": "cert", "corp": "MP", "index": 7, "to": POOL}])
+    apply_facts(state, [{"f": "market", "corp": "MP", "row": 2, "col": 13}])
     assert set(legal_moves(state)) == {"Dewey"}
     text = prompt_text(state, "Dewey")
     flat = " ".join(text.split())
@@ -328,11 +179,6 @@ def test_prompt_redemption_asked_of_a_player() -> None:
         "for $110 - accept or decline." in flat
     assert "accept sell one ATSF share to ATSF for $110" in flat
     assert "decline keep it" in flat
-
-
-def connection(state: GameState, step: str, run: dict[str, Any] | None = None) -> None:
-    apply(state, {"f": "round_set", "values": {"connection": {
-        "corp": "ATSF", "step": step, "run": run, "queue": []}, "current": None}})
 
 
 def test_prompt_connection_run_steps() -> None:
@@ -360,12 +206,12 @@ def test_prompt_connection_run_the_run() -> None:
 def test_prompt_redeem_and_reissue_in_a_stock_turn() -> None:
     state = midgame_1870()
     stock_round(state, current="Ben")
-    apply(state, {"f": "corp", "corp": "ATSF", "values": {"operated": True}})
+    apply_facts(state, [{"f": "corp", "corp": "ATSF", "values": {"operated": True}}])
     flat = " ".join(prompt_text(state, "Ben").split())
     assert "redeem ATSF ATSF buys back a share from the open market for $110 (your whole " \
         "turn)" in flat
     ipo = state.cert_indexes("ATSF", IPO)[0]
-    apply(state, {"f": "cert", "corp": "ATSF", "index": ipo, "to": p("Ann")})
+    apply_facts(state, [{"f": "cert", "corp": "ATSF", "index": ipo, "to": p("Ann")}])
     flat = " ".join(prompt_text(state, "Ben").split())
     assert "reissue ATSF ATSF's redeemed shares go to the initial offering at a new par of " \
         "$100" in flat

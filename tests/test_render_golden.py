@@ -12,8 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_render_1870 import connection, midgame_1870, stock_round
-from test_render_positions import late_1830, midgame_1830, random_board
+from positions import connection, late_1830, midgame_1830, midgame_1870, random_board, stock_round
 
 from pbem.engine.board import load_map
 from pbem.engine.game import new_game
@@ -52,7 +51,7 @@ def market_1870() -> str:
 
 def protection_1870() -> str:
     """Ann sold a MP share (the token fell a row); Dewey may protect it."""
-    from pbem.engine.facts import apply
+    from pbem.engine.game import apply_facts
     from pbem.engine.state import POOL
 
     state = midgame_1870()
@@ -60,8 +59,8 @@ def protection_1870() -> str:
         "corp": "MP", "seller": "Ann", "count": 1, "amount": 200, "row": 1, "col": 13,
         "arrival": state.corps["MP"].arrival, "price": 200, "president": "Dewey"},
         protection_queue=[])
-    apply(state, {"f": "cert", "corp": "MP", "index": 6, "to": POOL})
-    apply(state, {"f": "market", "corp": "MP", "row": 2, "col": 13})
+    apply_facts(state, [{"f": "cert", "corp": "MP", "index": 6, "to": POOL}])
+    apply_facts(state, [{"f": "market", "corp": "MP", "row": 2, "col": 13}])
     return prompt_text(state, "Dewey", ["Ann sells 1 MP share for $200."])
 
 

@@ -17,13 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from positions import midgame_1830, random_board
 
-from pbem.engine import hexes, operating
+from pbem.engine import hexes
 from pbem.engine.board import BoardState, Map, load_map, place_token, tile_at
-from pbem.engine.game import new_game
-from pbem.engine.state import GameState, corp_holder, player_holder
-from pbem.engine.tiles import unique_rotations
-from pbem.engine.track import lay_tile, placements
+from pbem.engine.track import lay_tile
 from pbem.render.board_text import EXIT_MARKS, draw, listing
 from pbem.render.corps import letters
 from pbem.render.hexview import board_view
@@ -32,129 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(os.environ.get("PBEM_FIXTURES",
                                ROOT.parent / "shared" / "fixtures" / "18xx.games"))
 ALL_COLOURS = ("yellow", "green", "brown", "gray")
-
-
-# -- fixed positions built in code ------------------------------------------------------------
-def give(state: GameState, corp: str, player: str, indexes: list[int]) -> None:
-    for i in indexes:
-        state.corps[corp].certs[i] = player_holder(player)
-
-
-def float_corp(state: GameState, corp: str, par: int, cell: tuple[int, int], cash: int,
-               trains: list[str]) -> None:
-    c = state.corps[corp]
-    state.arrivals += 1
-    c.par, c.cell, c.arrival = par, cell, state.arrivals
-    c.floated = c.funded = True
-    c.cash, c.trains = cash, list(trains)
-
-
-LAYS_1830 = [  # (hex, tile, rotation or None: the first that fits), each legal in its turn
-    ("H14", "9", 1), ("H16", "57", 1), ("I17", "9", 1), ("F20", "1", 0),
-    ("E19", "57", 0), ("F18", "9", 2), ("G17", "55", 1), ("H10", "57", 1),
-    ("H8", "8", 2), ("E11", "59", 0), ("G19", "54", 0), ("E19", "14", None),
-    ("H16", "15", None), ("H14", "19", None), ("F22", "57", 1),
-]
-TOKENS_1830 = [("H12", 0, "PRR"), ("E19", 0, "NYC"), ("I15", 0, "B&O"), ("G19", 0, "NYNH"),
-               ("H16", 0, "PRR"), ("E19", 0, "B&O"), ("E11", 0, "ERIE")]
-
-
-def lay_checked(board_map: Map, board: BoardState, coord: str, tile: str,
-                rotation: int | None) -> None:
-    fits = placements(board_map, board, coord, tile, ALL_COLOURS)
-    rotation = fits[0] if rotation is None and fits else rotation
-    assert rotation in fits, (coord, tile)
-    lay_tile(board_map, board, coord, tile, rotation)
-
-
-def midgame_1830() -> GameState:
-    """Four players in operating round 3.1 (phase 3) with track, stations and trains."""
-    state = new_game("1830", ["Alice", "Bob", "Carol", "Dave"], 1, {"seating": "fixed"})
-    for sym, owner in (("SV", "Alice"), ("CS", "Bob"), ("DH", "Carol"), ("MH", "Dave"),
-                       ("CA", "Alice"), ("BO", "Bob")):
-        state.privates[sym].owner = player_holder(owner)
-    state.privates["CS"].owner = corp_holder("NYC")
-    give(state, "PRR", "Alice", [0, 1, 2, 3])
-    give(state, "NYC", "Bob", [0, 1, 2, 3])
-    give(state, "B&O", "Bob", [0, 1])
-    give(state, "B&O", "Carol", [2, 3, 4])
-    give(state, "NYNH", "Dave", [0, 1, 2, 3])
-    state.corps["NYNH"].certs[4] = "pool"
-    float_corp(state, "PRR", 76, (3, 7), 312, ["2", "3"])
-    float_corp(state, "NYC", 82, (2, 7), 145, ["2", "2"])
-    float_corp(state, "B&O", 100, (3, 7), 460, ["3"])
-    float_corp(state, "NYNH", 71, (4, 5), 38, ["2"])
-    state.corps["NYC"].operated = True
-    for p, cash in zip(state.players, (182, 96, 311, 47), strict=True):
-        p.cash = cash
-    state.bank = 12000 - sum(p.cash for p in state.players) - sum(
-        c.cash for c in state.corps.values())
-    state.phase = "3"
-    state.trains_sold = {"2": 6, "3": 2}
-    state.pool_trains = ["2"]
-    state.corps["NYC"].trains = ["2"]
-    state.round = {"kind": "operating", "sr": 3, "index": 1, "of": 2, "operated": ["NYC"],
-                   "current": "PRR", "turn": operating.new_turn(), "discards": [],
-                   "proposal": None}
-    build_board(state.map, state.board, LAYS_1830[:12], TOKENS_1830[:6])
-    return state
-
-
-def build_board(board_map: Map, board: BoardState, lays: list[tuple[str, str, int | None]],
-                tokens: list[tuple[str, int, str]]) -> None:
-    for coord, stop, corp in tokens[:4]:
-        place_token(board_map, board, coord, stop, corp)
-    for coord, tile, rotation in lays:
-        lay_checked(board_map, board, coord, tile, rotation)
-    for coord, stop, corp in tokens[4:]:
-        place_token(board_map, board, coord, stop, corp)
-
-
-def random_board(title: str, seed: int, lays: int = 160, tokens: int = 24) -> BoardState:
-    """A crowded board: random legal lays (no connection rule) and stations."""
-    board_map = load_map(title)
-    board = BoardState.new(board_map)
-    rng = random.Random(seed)
-    coords = [c for c, h in board_map.hexes.items() if h.buildable]
-    corps = sorted({c for h in board_map.hexes.values() for c in h.homes})
-    for _ in range(lays):
-        coord = rng.choice(coords)
-        options = [(t, r) for t, left in board.tiles_left.items() if left > 0
-                   for r in unique_rotations(board_map.tiles[t], placements(
-                       board_map, board, coord, t, ALL_COLOURS))]
-        if options:
-            lay_tile(board_map, board, coord, *rng.choice(options))
-    cities = [(c, i) for c in board_map.hexes if not board_map.hexes[c].homes
-              for i, s in enumerate(tile_at(board_map, board, c)[0].stops) if s.kind == "city"]
-    rng.shuffle(cities)
-    for coord, index in cities[:tokens]:
-        tile, _ = tile_at(board_map, board, coord)
-        if len(board.tokens_at(coord, index)) < tile.stops[index].slots:
-            here = {c for s in board.tokens.get(coord, []) for c in s}
-            free = [c for c in corps if c not in here]
-            if free:
-                place_token(board_map, board, coord, index, rng.choice(free))
-    return board
-
-
-def late_1830(seed: int = 5) -> GameState:
-    """The mid-game position on a crowded board in phase 5 (brown tiles, the second
-    off-board column), NYC's treasury hidden from the others."""
-    state = midgame_1830()
-    state.board = random_board("1830", seed)
-    state.phase = "5"
-    state.trains_sold = {"2": 6, "3": 5, "4": 4, "5": 1}
-    state.corps["PRR"].trains = ["4", "5"]
-    state.corps["NYC"].trains = ["4"]
-    state.corps["B&O"].trains = ["4"]
-    state.corps["NYNH"].trains = []
-    state.pool_trains = []
-    for sym in ("SV", "CS", "DH", "MH", "CA", "BO"):
-        state.privates[sym].closed = True
-    state.corps["B&O"].cell = (2, 9)
-    state.corps["PRR"].cell = (2, 9)
-    state.options["visibility"] = "corporation-cash-hidden"
-    return state
 
 
 # -- boards from 18xx.games logs --------------------------------------------------------------
@@ -314,8 +189,10 @@ def check_route_legible(board_map: Map, board: BoardState, route: Route,
             assert mark_at(drawing, origins[coord], edge) == expected, (
                 coord, hexes.edge_name(edge), "\n".join(hex_text(drawing, origins[coord])))
         view = views[coord]
-        if view.tile:
-            assert view.tile in hex_text(drawing, origins[coord])[5], coord
+        if view.tile:  # inside the hex (issue 13: not on the border line below it)
+            inside = hex_text(drawing, origins[coord])[2:6]
+            assert any(re.search(rf"(?<!\d){view.tile}[ygbG]?(?!\d)", line) for line in inside), \
+                (coord, "\n".join(inside))
         assert re.search(rf"^{coord} ", listed, re.M), f"{coord} missing from the listing"
     for coord, index in [(route[0][0], None), end]:
         body = "\n".join(hex_text(drawing, origins[coord])[2:5])

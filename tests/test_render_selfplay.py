@@ -6,8 +6,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from renderhelp import check_lines, row
 from selfplay import SelfPlay
-from test_render_text import check_lines, row
 
 from pbem.engine.game import to_act
 from pbem.render import sections

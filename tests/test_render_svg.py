@@ -6,7 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from test_render_positions import late_1830, midgame_1830, random_board
+from positions import late_1830, midgame_1830, random_board
 
 from pbem.engine.board import load_map
 from pbem.render import png

@@ -10,9 +10,11 @@ from pathlib import Path
 
 from cli_driver import Cli
 from enginehelp import Table, sell_all_privates
-from test_render_positions import late_1830, midgame_1830
+from positions import late_1830, midgame_1830
+from renderhelp import check_lines, row
 
-from pbem.engine.game import new_game
+from pbem.engine.game import legal_moves, new_game, to_act
+from pbem.notation import parse_command
 from pbem.render import full_text, mail_parts, market_text, prompt_text, state_json
 from pbem.render.board_text import text_board
 from pbem.render.market_text import stacks
@@ -22,24 +24,7 @@ from pbem.render.tables import tables_text
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def check_lines(text: str) -> None:
-    """Lines of at most 78 characters, except the map drawing (at most 100)."""
-    in_map = False
-    for line in text.splitlines():
-        if line.startswith("MAP ("):
-            in_map = True
-        elif line.startswith("Legend:"):
-            in_map = False
-        assert len(line) <= (100 if in_map else 78), line
-
-
 # -- hidden information -----------------------------------------------------------------------
-
-
-def row(text: str, first: str) -> list[str]:
-    found = re.search(rf"^\*?{re.escape(first)}\s.*$", text, re.M)
-    assert found, f"no row for {first}"
-    return found.group(0).split()
 
 
 def test_open_game_shows_everything_to_everyone() -> None:
@@ -114,14 +99,18 @@ def test_auction_prompt_has_minimum_bids_and_prices() -> None:
 
 
 def test_every_offer_example_is_a_legal_command_text() -> None:
-    from pbem.engine.game import legal_moves
-    from pbem.notation import format_action
+    """Each example is legal as it stands, all of its commands in turn ('buy PRR; done')."""
+    from pbem.engine.game import apply_facts, decide
+    from pbem.notation import split_commands
+    from pbem.service import parse_context
 
     table = first_stock_round()
     who = table.current
-    legal = {format_action(m["action"]) for m in legal_moves(table.state)[who]}
     for offer in offers(table.state, who):
-        assert offer.example in legal, offer
+        state = table.state.clone()
+        for _, command in split_commands(offer.example, parse_context(state)):
+            action = parse_command(command, parse_context(state))
+            apply_facts(state, decide(state, who, action).facts)
 
 
 # -- market -----------------------------------------------------------------------------------
@@ -153,7 +142,7 @@ def test_mail_parts_fit_and_agree() -> None:
     else:
         assert "<svg" in parts.html
     assert parts.html.startswith("<!DOCTYPE html>") and "<pre" in parts.html
-    assert 'style="background:#237333;color:#ffffff;font-weight:bold">PRR</span>' in parts.html
+    assert '<b style="background:#237333;color:#fff">PRR</b>' in parts.html
 
 
 def test_show_prints_every_section(tmp_path: Path) -> None:
@@ -178,3 +167,106 @@ def test_full_text_and_board_of_the_start() -> None:
     board = text_board(state)
     assert "H12 Altoona  printed gray  W-E city $10 [PRR]  W-E" in board
     assert "G19 New York & Newark  #54 green NY" in board
+
+
+def play_round(table: Table) -> None:
+    """Play the current round to its end: run and pay out, buy a train when one must,
+    else pass (test set-up)."""
+    def key() -> tuple[object, ...]:
+        rnd = table.state.round
+        return rnd["kind"], rnd.get("number", rnd.get("sr")), rnd.get("index")
+
+    start = key()
+    while key() == start:
+        who = to_act(table.state)[0]
+        moves = [dict(m["action"]) for m in legal_moves(table.state)[who]]
+        pick = next((m for kind in ("run", "payout", "buy_train", "pass")
+                     for m in moves if m["type"] == kind), moves[0])
+        table.act(who, pick.pop("type"), **pick)
+
+
+def test_done_column_is_this_round_s() -> None:
+    """Issue 13: the Done column showed 'yes' for every company at the start of every
+    operating round from OR 2.1 on (it read 'has ever operated')."""
+    from enginehelp import first_operating_round
+
+    table = first_operating_round()
+    play_round(table)  # OR 1.1
+    play_round(table)  # SR 2
+    assert table.state.round["kind"] == "operating" and table.state.round["sr"] == 2
+    rows = {line.split()[0]: line.split()[-1] for line in tables_text(table.state, None)
+            .splitlines() if line[:4] in ("PRR ", "C&O ")}
+    assert rows == {"PRR": "no", "C&O": "no"}
+    assert "operating round 2.1 of 2 -" in tables_text(table.state, None)
+    first = table.state.round["current"]
+    while table.state.round["current"] == first:  # the first company operates
+        who = table.current
+        moves = [dict(m["action"]) for m in legal_moves(table.state)[who]]
+        pick = next((m for kind in ("run", "payout", "pass")
+                     for m in moves if m["type"] == kind), moves[0])
+        table.act(who, pick.pop("type"), **pick)
+    done = {line.split()[0]: line.split()[-1] for line in tables_text(table.state, None)
+            .splitlines() if line[:4] in ("PRR ", "C&O ")}
+    assert done == {first: "yes", ({"PRR", "C&O"} - {first}).pop(): "no"}
+
+
+def test_run_example_is_the_operating_company_s_own() -> None:
+    """Issue 13: the prompt's run example for NYC named PRR's track (run 2: H12-H10), and
+    a company owning only a 3-train was offered run 2: ...; a company without a route
+    worth anything is told so instead of being shown an example."""
+    from enginehelp import first_operating_round, give_train
+
+    from pbem.render.prompt import example_route
+
+    table = first_operating_round()
+    for corp in ("PRR", "C&O"):
+        table.state.corps[corp].trains = []
+    give_train(table, "C&O", "3")
+    give_train(table, "PRR", "2")
+    seen: list[str] = []
+    while len(seen) < 2:
+        who, corp = table.current, str(table.state.round["current"])
+        moves = [dict(m["action"]) for m in legal_moves(table.state)[who]]
+        if any(m["type"] == "run" for m in moves):
+            [offer] = [o for o in offers(table.state, who) if o.example == "run"]
+            assert offer.note.startswith("no route earns anything yet")
+            home = table.state.rules.corp(corp).home
+            train = table.state.corps[corp].trains[0]
+            assert example_route(table.state) == f"{train}: {home}-..."
+            seen.append(corp)
+            table.act(who, "run", routes=None)
+            continue
+        pick = next(m for m in moves if m["type"] in ("payout", "withhold", "pass"))
+        table.act(who, pick.pop("type"), **pick)
+    assert sorted(seen) == ["C&O", "PRR"]
+    for state in (midgame_1830(), late_1830()):
+        current = state.round.get("current")
+        if not current:
+            continue
+        for name in state.names:
+            for offer in offers(state, name):
+                found = re.search(r"e\.g\. run (\w+):", offer.note)
+                if offer.example == "run" and found:
+                    assert found.group(1) in state.corps[current].trains
+
+
+def test_a_stock_turn_is_one_mail() -> None:
+    """Issue 13: from stock round 2 on every turn cost two mails, because a buy does not
+    end the turn and nothing suggested 'buy PRR; done'. The your-turn prompt shows it
+    where the turn goes on after the buy, and 'done' once the player has acted."""
+    from enginehelp import first_operating_round, privates_sold_b_and_o_parred
+
+    table = privates_sold_b_and_o_parred()  # stock round 1: a buy ends the turn there
+    who = table.current
+    assert "buy B&O" in [o.example for o in offers(table.state, who)]
+    table = first_operating_round()
+    play_round(table)  # OR 1.1: stock round 2, a buy leaves the turn open (sales)
+    who = table.current
+    examples = [o.example for o in offers(table.state, who)]
+    assert "buy PRR; done" in examples and "pass" in examples
+    table.act(who, "buy_share", corp="PRR", source=None, count=1)
+    assert table.current == who
+    examples = [o.example for o in offers(table.state, who)]
+    assert "done" in examples and "pass" not in examples
+    table.act(who, "pass")
+    assert table.current != who

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from pbem.engine.board import BoardState, Map, MapHex, load_map, place_token
@@ -37,7 +39,10 @@ def offboard(yellow, brown=None):
     return Stop("offboard", {"yellow": yellow, "brown": brown or yellow})
 
 
-def make(hexes, tokens=()):
+Example = tuple[Map, BoardState]
+
+
+def make(hexes: list[MapHex], tokens: Sequence[tuple[str, int, str]] = ()) -> Example:
     board_map = Map("test", {h.coord: h for h in hexes}, {}, {}, {}, ("yellow", "brown"))
     board = BoardState()
     for coord, index, corp in tokens:
@@ -78,13 +83,13 @@ def example_hexes():
 
 
 @pytest.fixture
-def example():
+def example() -> Example:
     return make(example_hexes(), [("C7", 0, "B&O")])
 
 
 def letters(route):
     """The example's name of a route: the hexes it passes, either way round."""
-    names = []
+    names: list[str] = []
     for coord, _ in route.segments:
         if not names or names[-1] != HEXES[coord]:
             names.append(HEXES[coord])
@@ -106,12 +111,12 @@ def routes_of(board_map, board, distance, corp="B&O"):
                                                          "yellow")}
 
 
-def test_6_4_example_legal_routes_for_a_2_train(example):
+def test_6_4_example_legal_routes_for_a_2_train(example: Example):
     # 1) FE (80), FCBE (80), FIJ (60)
     assert routes_of(*example, 2) == {canon("FE"): 80, canon("FCBE"): 80, canon("FIJ"): 60}
 
 
-def test_6_4_example_legal_routes_for_a_3_train(example):
+def test_6_4_example_legal_routes_for_a_3_train(example: Example):
     # 5) the seven 3-city routes; a 3-train may also run the 2-city routes
     three = {"EFIJ": 90, "EBCFIJ": 90, "GCBEF": 100, "FED": 110, "FEH": 100, "FCBED": 110,
              "FCBEH": 100}
@@ -120,7 +125,7 @@ def test_6_4_example_legal_routes_for_a_3_train(example):
 
 
 @pytest.mark.parametrize("route", ["FCG", "FCBAD", "DE", "EH", "EBCG", "FEBCF", "EFE", "EDA"])
-def test_6_4_example_illegal_routes_are_never_found(example, route):
+def test_6_4_example_illegal_routes_are_never_found(example: Example, route):
     # 2) FCG reverses at a junction, FCBAD changes track at a crossover, DE/EH/EBCG have
     # no station; 6) FEBCF and EFE count F or E twice; EDA passes a red area
     for distance in (2, 3, 4, None):
@@ -132,7 +137,7 @@ def test_6_4_example_illegal_routes_are_never_found(example, route):
     [([2], 80), ([2, 2], 160), ([2, 2, 2], 220), ([2, 2, 3], 250), ([2, 3, 3], 270),
      ([3, 3], 210), ([3, 4], 220)],
 )
-def test_6_5_example_best_revenue_per_train_combination(example, trains, total):
+def test_6_5_example_best_revenue_per_train_combination(example: Example, trains, total):
     run = best_run(*example, "B&O", [(str(t), t) for t in trains], "yellow")
     assert run.total == total
     assert sum(r.revenue for r in run.routes) == total
@@ -140,14 +145,14 @@ def test_6_5_example_best_revenue_per_train_combination(example, trains, total):
     assert len(used) == len(set(used))  # no track twice
 
 
-def test_6_5_example_routes_are_given_per_train_in_order(example):
+def test_6_5_example_routes_are_given_per_train_in_order(example: Example):
     run = best_run(*example, "B&O", [("2", 2), ("3", 3), ("3", 3)], "yellow")
     assert [r.train for r in run.routes] == ["2", "3", "3"]
     assert sorted(letters(r) for r in run.routes) == sorted(
         [canon("FIJ"), canon("FED"), canon("FCBEH")])
 
 
-def test_6_5_example_a_route_lists_stops_and_segments_in_travel_order(example):
+def test_6_5_example_a_route_lists_stops_and_segments_in_travel_order(example: Example):
     run = best_run(*example, "B&O", [("2", 2)], "yellow")
     route = run.routes[0]
     assert route.revenue == 80
@@ -163,14 +168,14 @@ def test_6_5_example_a_route_lists_stops_and_segments_in_travel_order(example):
      ({"3": "EBCFIJ", "3b": "HEF"}, 190), ({"3": "FCBED", "3b": "FEH"}, 210),
      ({"3": "FCBEH", "3b": "FED"}, 210)],
 )
-def test_6_4_example_legal_pairs_of_3_train_routes(example, routes, total):
+def test_6_4_example_legal_pairs_of_3_train_routes(example: Example, routes, total):
     # 7) each pair the text lists is accepted
     explicit = [{"train": "3", "stops": written(r)} for r in routes.values()]
     run = check_run(*example, "B&O", [("3", 3), ("3", 3)], explicit, "yellow")
     assert run.total == total
 
 
-def test_6_4_example_fed_and_feh_share_track(example):
+def test_6_4_example_fed_and_feh_share_track(example: Example):
     # 8) FED and FEH both use EF; written by their cities, F-E-H can still run as FCBEH
     explicit = [{"train": "3", "stops": written("FED")}, {"train": "3", "stops": written("FEH")}]
     run = check_run(*example, "B&O", [("3", 3), ("3", 3)], explicit, "yellow")
@@ -178,13 +183,13 @@ def test_6_4_example_fed_and_feh_share_track(example):
     assert run.total == 210
 
 
-def test_6_4_example_fcbe_takes_the_long_way_when_fe_is_taken(example):
+def test_6_4_example_fcbe_takes_the_long_way_when_fe_is_taken(example: Example):
     explicit = [{"train": "2", "stops": written("FE")}, {"train": "2", "stops": written("FE")}]
     run = check_run(*example, "B&O", [("2", 2), ("2", 2)], explicit, "yellow")
     assert sorted(letters(r) for r in run.routes) == sorted([canon("FE"), canon("FCBE")])
 
 
-def test_6_5_offboard_value_follows_the_phase_column(example):
+def test_6_5_offboard_value_follows_the_phase_column(example: Example):
     assert best_run(*example, "B&O", [("3", 3)], "yellow").total == 110  # FED: D is 30
     assert best_run(*example, "B&O", [("3", 3)], "brown").total == 130  # ... and 50
     assert best_run(*example, "B&O", [("3", 3)], 1).total == 130  # by column index
@@ -193,7 +198,7 @@ def test_6_5_offboard_value_follows_the_phase_column(example):
 # -- blocking (6.3.3) ----------------------------------------------------------------------------
 
 
-def test_6_3_3_a_full_city_of_another_company_cannot_be_passed(example):
+def test_6_3_3_a_full_city_of_another_company_cannot_be_passed(example: Example):
     board_map, board = example
     place_token(board_map, board, "C5", 0, "PRR")  # E is full
     routes = routes_of(board_map, board, 3)
@@ -202,7 +207,7 @@ def test_6_3_3_a_full_city_of_another_company_cannot_be_passed(example):
     assert best_run(board_map, board, "B&O", [("3", 3)], "yellow").total == 90
 
 
-def test_6_3_3_an_own_station_never_blocks(example):
+def test_6_3_3_an_own_station_never_blocks(example: Example):
     board_map, board = example
     place_token(board_map, board, "C5", 0, "B&O")
     assert routes_of(board_map, board, 3)[canon("FED")] == 110
@@ -347,12 +352,12 @@ def test_6_4_1_a_route_needs_two_stops():
     assert not has_route(board_map, board, "X")
 
 
-def test_has_route(example):
+def test_has_route(example: Example):
     assert has_route(*example, "B&O")
     assert not has_route(*example, "PRR")
 
 
-def test_no_trains_or_no_station_run_nothing(example):
+def test_no_trains_or_no_station_run_nothing(example: Example):
     assert best_run(*example, "B&O", [], "yellow").total == 0
     assert best_run(*example, "PRR", [("2", 2)], "yellow").routes == ()
 
@@ -388,7 +393,7 @@ def test_6_4_2_no_reversing_at_a_junction():
     assert error.value.message == "No track joins B2 to B4 for the 2-train."
 
 
-def test_6_4_2_trains_may_meet_at_a_city(example):
+def test_6_4_2_trains_may_meet_at_a_city(example: Example):
     explicit = [{"train": "2", "stops": written("FE")}, {"train": "2", "stops": written("FIJ")}]
     assert check_run(*example, "B&O", [("2", 2), ("2", 2)], explicit, "yellow").total == 140
 
@@ -396,40 +401,41 @@ def test_6_4_2_trains_may_meet_at_a_city(example):
 # -- written routes: each error sentence ------------------------------------------------------
 
 
-def check(example, trains, routes):
+def check(example: Example, trains: list[tuple[str, int | None]],
+          routes: list[tuple[str, str]]) -> str:
     explicit = [{"train": t, "stops": s.split("-")} for t, s in routes]
     with pytest.raises(RulesError) as error:
         check_run(*example, "B&O", trains, explicit, "yellow")
     return error.value.message
 
 
-def test_check_run_no_station(example):
+def test_check_run_no_station(example: Example):
     assert check(example, [("2", 2)], [("2", "C3-C5")]) == (
         "The 2-train's route C3-C5 does not include a B&O station.")
 
 
-def test_check_run_too_many_stops(example):
+def test_check_run_too_many_stops(example: Example):
     assert check(example, [("2", 2)], [("2", "C7-C5-C3")]) == (
         "The 2-train counts at most 2 stops; C7-C5-C3 has 3.")
 
 
-def test_check_run_too_few_stops(example):
+def test_check_run_too_few_stops(example: Example):
     assert check(example, [("2", 2)], [("2", "C7")]) == (
         "The 2-train's route C7 needs at least two cities.")
 
 
-def test_check_run_city_twice(example):
+def test_check_run_city_twice(example: Example):
     assert check(example, [("3", 3)], [("3", "C7-C5-C7")]) == (
         "The 3-train's route C7-C5-C7 visits C7 twice; a route may not count the same city "
         "twice.")
 
 
-def test_check_run_hex_without_a_stop(example):
+def test_check_run_hex_without_a_stop(example: Example):
     assert check(example, [("4", 4)], [("4", "C7-C5-C3-B4")]) == (
         "B4 has no city, town or off-board area to count.")
 
 
-def test_check_run_passes_a_blocked_city(example):
+def test_check_run_passes_a_blocked_city(example: Example):
     board_map, board = example
     place_token(board_map, board, "C5", 0, "PRR")
     assert check((board_map, board), [("3", 3)], [("3", "C7-C5-C3")]) == (
@@ -437,7 +443,7 @@ def test_check_run_passes_a_blocked_city(example):
         "stations.")
 
 
-def test_check_run_no_track(example):
+def test_check_run_no_track(example: Example):
     # F-C-G would reverse at C's junction; only a way through E (a city) is left
     assert check(example, [("2", 2)], [("2", "C7-B10")]) == (
         "No track joins C7 to B10 for the 2-train without passing another city (a route "
@@ -475,7 +481,7 @@ def test_check_run_reusing_track():
         "No track joins A3.1 to A3.2 for the diesel.")
 
 
-def test_check_run_unknown_train_and_train_twice(example):
+def test_check_run_unknown_train_and_train_twice(example: Example):
     assert check(example, [("2", 2)], [("5", "C7-C5")]) == "B&O has no 5-train."
     assert check(example, [("2", 2)], [("2", "C7-C5"), ("2", "C7-C11")]) == (
         "The 2-train is given more than one route; each train runs once.")
@@ -483,14 +489,14 @@ def test_check_run_unknown_train_and_train_twice(example):
         "B&O has 2 2-trains but more routes are given for them; each train runs once.")
 
 
-def test_check_run_bad_stop_names(example):
+def test_check_run_bad_stop_names(example: Example):
     assert check(example, [("2", 2)], [("2", "C7-Z99")]) == "There is no hex Z99 on the test map."
     assert check(example, [("2", 2)], [("2", "C7-C5.2")]) == "C5 has only C5.1."
     assert check(example, [("2", 2)], [("2", "C7-Paris")]) == (
         "'Paris' is not a city; write a hex like H12, or G19.1 for one city of a hex with two.")
 
 
-def test_check_run_accepts_case_and_spaces(example):
+def test_check_run_accepts_case_and_spaces(example: Example):
     run = check_run(*example, "B&O", [("3", 3)],
                     [{"train": "3", "stops": [" c7", "c5 ", "C3.1"]}], "yellow")
     assert run.total == 110
@@ -498,7 +504,7 @@ def test_check_run_accepts_case_and_spaces(example):
     assert run.routes[0].segments[0][0] == "C7"
 
 
-def test_check_run_revenue_and_order_follow_the_player(example):
+def test_check_run_revenue_and_order_follow_the_player(example: Example):
     explicit = [{"train": "3", "stops": written("DEF")}, {"train": "2", "stops": written("FIJ")}]
     run = check_run(*example, "B&O", [("2", 2), ("3", 3)], explicit, "brown")
     assert [(r.train, r.revenue) for r in run.routes] == [("3", 130), ("2", 60)]
@@ -513,7 +519,7 @@ def test_train_phrase():
 # -- 1870 hooks --------------------------------------------------------------------------------
 
 
-def test_1870_stop_values_and_end_bonus(example):
+def test_1870_stop_values_and_end_bonus(example: Example):
     # a port token on E (+20) and a destination marker at D (its value again at a route end)
     rules = RevenueRules(values={("C5", 0): 50}, end_bonus={("C3", 0): 30})
     run = best_run(*example, "B&O", [("3", 3)], "yellow", rules)

@@ -8,8 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_routes_boards import full_board
-from test_routes_brute import CORP, brute_best, brute_routes, random_board
+from routehelp import CORP, brute_best, brute_routes, full_board, random_board
 
 from pbem.engine.board import tile_at
 from pbem.engine.routes import (

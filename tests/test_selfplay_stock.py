@@ -3,23 +3,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from selfplay import SelfPlay
 
 from pbem.engine.game import apply_facts, decide
-from pbem.engine.shares import certificate_count, certificate_limit, pool_certificates
+from pbem.engine.shares import (
+    certificate_count,
+    certificate_limit,
+    limit_problems,
+    pool_certificates,
+)
 from pbem.engine.state import IPO, POOL, GameState, player_holder
 
-BANK_TOTAL = 12000
 
-
-def check_invariants(state: GameState, actor: str, action: dict) -> None:
+def check_invariants(state: GameState, actor: str, action: dict[str, Any]) -> None:
     rules = state.rules
     # money is conserved
     total = state.bank + sum(p.cash for p in state.players) + sum(
         c.cash for c in state.corps.values())
-    assert total == BANK_TOTAL
+    assert total == rules.bank_cash
     assert all(p.cash >= 0 for p in state.players)
     holders = {IPO, POOL} | {player_holder(n) for n in state.names}
     for sym, corp in state.corps.items():
@@ -40,14 +45,12 @@ def check_invariants(state: GameState, actor: str, action: dict) -> None:
         assert private.owner == "bank" or private.owner in holders
     # a player who just bought is within every limit
     if action["type"] in ("par", "buy_share", "buy_private"):
-        from pbem.engine.shares import limit_problems
-
         assert certificate_count(state, actor) <= certificate_limit(state) or \
             action["type"] == "buy_private"
         # over 60% of another corporation (its value left the orange/brown zones) is
         # allowed until the end of the turn, when the player must have sold (4.3)
-        corp = action.get("corp")
-        assert not [p for p in limit_problems(state, actor) if f"% of {corp}," in p]
+        bought = action.get("corp")
+        assert not [p for p in limit_problems(state, actor) if f"% of {bought}," in p]
 
 
 @settings(max_examples=40, deadline=None, derandomize=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from enginehelp import Table, sell_all_privates
 
 from pbem.engine.context import Ctx
+from pbem.engine.facts import MarketMove
 from pbem.engine.market import cell_down, cell_left, cell_right, cell_up, operating_order
 from pbem.engine.title import load_title
 
@@ -229,9 +230,9 @@ def test_4_5_arriving_token_goes_under_and_6_0_order() -> None:
     # both at 67 in one box: NYC arrived first, so it is on top and operates first
     assert operating_order(state, ["PRR", "NYC"]) == ["NYC", "PRR"]
     ctx = Ctx(state, "A")
-    ctx.emit("market", corp="NYC", row=5, col=7)  # NYC to 71, right of the 67 box
+    ctx.emit(MarketMove.to(state, "NYC", 5, 7))  # NYC to 71, right of the 67 box
     assert operating_order(state, ["PRR", "NYC"]) == ["NYC", "PRR"]
-    ctx.emit("market", corp="PRR", row=4, col=6)  # PRR to 71 in the par column, higher row
+    ctx.emit(MarketMove.to(state, "PRR", 4, 6))  # PRR to 71 in the par column, higher row
     assert operating_order(state, ["PRR", "NYC"]) == ["NYC", "PRR"]  # further right first
 
 
@@ -331,6 +332,38 @@ def test_4_3_compliance_sale_on_the_next_turn() -> None:
     assert "sell enough" in t.refused("A", "pass")
     t.act("A", "sell", sales=[{"corp": "NYC", "count": 1}])
     t.act("A", "pass")
+
+
+def over_sixty_percent_of_nyc(**options: str) -> Table:
+    """A holds 70% of the NYC, whose token has left the orange zone; it is his turn."""
+    t = first_sr(**options)
+    t.act("A", "par", corp="NYC", price=67)
+    for index in range(1, 6):
+        t.state.corps["NYC"].certs[index] = "p:A"
+    put_token(t, "NYC", 39)
+    to_second_stock_round(t)
+    put_token(t, "NYC", 67)
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    return t
+
+
+def test_4_3_compliance_sale_in_any_order_with_the_purchase() -> None:
+    """4.3, Conforming to Limits: the player "must sell sufficient certificates to conform
+    to the limits during the player's next turn"; pbem lets him buy first."""
+    t = over_sixty_percent_of_nyc()
+    t.act("A", "par", corp="PRR", price=67)
+    t.act("A", "sell", sales=[{"corp": "NYC", "count": 1}])
+
+
+def test_4_3_option_compliance_sell_first_as_on_18xx_games() -> None:
+    """Option compliance=sell-first (18xx.games: a player out of compliance is offered
+    only sales until he conforms); found by differential testing."""
+    t = over_sixty_percent_of_nyc(compliance="sell-first")
+    assert "sell to come within the limits before buying" in t.refused(
+        "A", "par", corp="PRR", price=67)
+    t.act("A", "sell", sales=[{"corp": "NYC", "count": 1}])
+    t.act("A", "par", corp="PRR", price=67)
 
 
 def test_5_0_sell_buy_sell_and_the_other_orders() -> None:

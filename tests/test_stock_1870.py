@@ -7,12 +7,11 @@ from typing import Any
 
 from enginehelp import Table
 
-from pbem.engine.closing import CLOSED
 from pbem.engine.context import Ctx
-from pbem.engine.facts import apply
+from pbem.engine.game import apply_facts
 from pbem.engine.market import move
 from pbem.engine.shares import certificate_limit
-from pbem.engine.state import BANK, IPO, POOL, corp_holder, player_holder
+from pbem.engine.state import BANK, CLOSED, IPO, POOL, corp_holder, player_holder
 
 NAMES = ["P1", "P2", "P3", "P4", "P5"]
 
@@ -23,7 +22,7 @@ def table(names: list[str] | None = None, **options: str) -> Table:
 
 def put(t: Table, fact: dict[str, Any]) -> None:
     """Set up a position directly (test scaffolding, not a game move)."""
-    apply(t.state, fact)
+    apply_facts(t.state, [fact])
 
 
 def place_token(t: Table, corp: str, price: int, area: str = "upper") -> tuple[int, int]:
@@ -295,6 +294,24 @@ def test_p12_sell_then_buy_then_sell_is_not_allowed() -> None:
     assert t.state.round["current"] == "P4"
 
 
+def test_p12_a_companys_shares_are_sold_in_one_sale_per_turn() -> None:
+    """Selling Shares, p.12: "If shares from more than one company are sold, the player
+    must indicate the order of the companies involved in the sale": one sale per company
+    (18xx.games: MUST_SELL_IN_BLOCKS; a second sale of one share could otherwise keep a
+    token on the ledge, which needs "two full shares" sold, p.8)."""
+    t = stock_round()
+    second_stock_round(t)
+    start(t, "IC", "P4", 100, 0, 6)
+    start(t, "MP", "P4", 100, 0, 6)
+    for i in (1, 2):
+        give(t, "IC", i, player_holder("P3"))
+    give(t, "MP", 1, player_holder("P3"))
+    t.act("P3", "sell", sales=[{"corp": "IC", "count": 1}])
+    assert "sold IC shares this turn already" in t.refused(
+        "P3", "sell", sales=[{"corp": "IC", "count": 1}])
+    t.act("P3", "sell", sales=[{"corp": "MP", "count": 1}])  # another company may follow
+
+
 def test_p12_buy_then_sell_is_allowed() -> None:
     t = stock_round()
     second_stock_round(t)
@@ -366,6 +383,22 @@ def test_p15_shirley_and_dewey_price_protection() -> None:
     assert st.round["current"] == "Ima"
 
 
+def test_p13_the_priority_card_follows_the_last_protecting_president() -> None:
+    """p.13: "Play in the stock round then resumes with the player to the left of the
+    last president to purchase shares"; the priority card keeps track of whose turn it
+    is (p.10), so when everybody then passes it goes left of him, not left of the seller
+    (found by differential testing: the site's last_to_act is the protector)."""
+    t = shirley_and_dewey()
+    st = t.state
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])
+    t.act("Shirley", "pass")
+    t.act("Dewey", "protect", corp="MP")
+    assert st.round["last_actor"] == "Dewey"
+    while st.round["kind"] == "stock":
+        t.act(st.round["current"], "pass")
+    assert st.priority == st.left_of("Dewey")
+
+
 def test_p13_declined_protection_leaves_the_price_dropped() -> None:
     t = shirley_and_dewey()
     t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])
@@ -373,6 +406,38 @@ def test_p13_declined_protection_leaves_the_price_dropped() -> None:
     t.act("Dewey", "decline")
     assert t.state.price("MP") == 60
     assert t.state.round["current"] == "Dewey"  # left of the seller
+
+
+def sale_into_the_closing_section() -> Table:
+    """P3 sells his one IC share at $10, one box above the closing section; P4 is IC's
+    president with $100."""
+    t = stock_round()
+    second_stock_round(t)
+    start(t, "IC", "P4", 68, 7, 0)  # $10
+    give(t, "IC", 1, player_holder("P3"))
+    put(t, {"f": "round_set", "values": {"current": "P3"}})
+    t.act("P3", "sell", sales=[{"corp": "IC", "count": 1}])
+    return t
+
+
+def test_p13_a_sale_into_the_closing_section_may_be_protected() -> None:
+    """p.13: "If a company president chooses not to protect the company's share price,
+    that company's share value token is moved according to the normal share value token
+    movement rules": the token enters the closing section (and the company closes, p.7)
+    only then; the president may protect and keep it open (found by differential
+    testing: pbem closed it at the sale, the site when protection was declined)."""
+    t = sale_into_the_closing_section()
+    assert not t.state.corps["IC"].closed
+    t.act("P3", "pass")
+    t.act("P4", "protect", corp="IC")
+    assert not t.state.corps["IC"].closed and t.state.price("IC") == 10
+
+
+def test_p13_a_declined_sale_into_the_closing_section_closes_the_company() -> None:
+    t = sale_into_the_closing_section()
+    t.act("P3", "pass")
+    t.act("P4", "decline")
+    assert t.state.corps["IC"].closed
 
 
 def test_p13_president_who_sold_this_round_may_not_protect() -> None:
@@ -458,6 +523,7 @@ def test_p17_redeem_from_the_open_market_at_market_price() -> None:
     t = company_with_pool_share()
     st = t.state
     price = st.price("IC")
+    assert price is not None
     t.act("P3", "redeem", corp="IC", **{"from": None})
     assert st.corps["IC"].certs[7] == corp_holder("IC")
     assert st.corps["IC"].cash == 1000 - price and st.price("IC") == price
@@ -532,6 +598,22 @@ def test_p18_reissue_par_option_nearest_up() -> None:
     assert new_par(t.state, "IC") == 275
     t.state.options["reissue_par"] = "table"
     assert new_par(t.state, "IC") == 250
+
+
+def test_p18_reissue_par_nearest_up_may_be_200_for_a_value_above_266() -> None:
+    """D4, 18xx.games: the top-row price nearest 75% of the value, among all of them: at
+    $275 (75%: $206) the nearest is $200, not the next price above $200 (found by
+    differential testing)."""
+    t = company_with_pool_share()
+    t.state.options["reissue_par"] = "nearest-up"
+    from pbem.engine.redemption import new_par
+
+    at(t, "IC", 0, 15)  # $275
+    assert new_par(t.state, "IC") == 200
+    at(t, "IC", 0, 16)  # $300: 225 exactly
+    assert new_par(t.state, "IC") == 225
+    t.state.options["reissue_max"] = "200"
+    assert new_par(t.state, "IC") == 200
 
 
 def test_p18_reissue_refused_with_shares_in_the_initial_offering() -> None:

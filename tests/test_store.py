@@ -149,7 +149,8 @@ def test_outbox_purpose_is_filled_in_for_older_mail(db_path: Path) -> None:
         assert [r["purpose"] for r in s.outbox_list()] == [None, "turn", "re"]
         assert s.outbox_count("ann@x.test", "2024-05-01", ("re", "rej")) == 1
         assert s.outbox_count("ann@x.test", "2024-05-02", ("re", "rej")) == 0
-        assert s.outbox_by_message_id("<pbem.3.turn.cd34@x.test>")["purpose"] == "turn"
+        found = s.outbox_by_message_id("<pbem.3.turn.cd34@x.test>")
+        assert found is not None and found["purpose"] == "turn"
         assert s.outbox_next_due() == "2024-05-01"
         assert s.inbox_processed_uids("INBOX", 1, []) == set()
 
@@ -208,9 +209,11 @@ def test_create_game_and_players(store: Store) -> None:
         "email": "alice@example.org",
         "key_hash": "ha",
         "notify": "every",
+        "mail": "full",
+        "picture": "on",
+        "tz": "UTC",
         "person": None,
         "status": "playing",
-        "tz": None,
     }
     assert store.players(game_id + 1) == []
 
@@ -260,6 +263,15 @@ def test_player_and_game_updates(store: Store, game: int) -> None:
     assert (bob["notify"], bob["key_hash"]) == ("round", "h2b")
     with pytest.raises(StoreError, match="every, round, turn"):
         store.set_notify(game, 1, "never")
+    store.set_player_setting(game, 1, "mail", "compact")
+    store.set_player_setting(game, 1, "tz", "Europe/Berlin")
+    assert (store.players(game)[0]["mail"], store.players(game)[0]["tz"]) == \
+        ("compact", "Europe/Berlin")
+    with pytest.raises(StoreError, match="full, compact"):
+        store.set_player_setting(game, 1, "mail", "tiny")
+    with pytest.raises(StoreError, match="no setting 'colour'"):
+        store.set_player_setting(game, 1, "colour", "red")
+    assert [p["name"] for p in store.players_by_email(" ALICE@new.example.org")] == ["Alice"]
     for status in ("paused", "active", "finished"):
         store.set_status(game, status)
         assert store.game(game)["status"] == status

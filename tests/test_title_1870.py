@@ -522,6 +522,17 @@ def test_p30_tile_manifest(t: Title, board) -> None:  # type: ignore[no-untyped-
     assert sum(original.values()) == 27 and all(MANIFEST[k] > n for k, n in original.items())
 
 
+def test_option_original_tiles_leaves_27_copies_out_of_the_supply() -> None:
+    """Option tiles=original (18xx.games original_tiles): the game starts with the smaller
+    set, e.g. one tile 28 instead of two; pbem loaded the list but laid from the Mayfair
+    manifest (found by differential testing: the site had no second 28)."""
+    names = ["A", "B", "C"]
+    mayfair = new_game("1870", names, 1, {}).board.tiles_left
+    original = new_game("1870", names, 1, {"tiles": "original"}).board.tiles_left
+    assert mayfair["28"] == 2 and original["28"] == 1
+    assert sum(mayfair.values()) - sum(original.values()) == 27
+
+
 def test_p30_gray_tiles_station_spaces(t: Title) -> None:
     assert t.extra["board"]["gray_tile_slots"] == {"171": 2, "172": 3}  # 2S, 3S
     assert variant(gray_tiles="site").extra["board"]["gray_tile_slots"] == {"171": 3, "172": 2}

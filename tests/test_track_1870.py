@@ -76,7 +76,7 @@ def test_p19_legal_moves_offer_the_second_yellow_tile_but_no_upgrade():
 def crossing(**options: str) -> Table1870:
     """TP reaches I6's straight track (SW-NE) from Dallas; tile 19 adds NW-E, which no
     route of TP reaches."""
-    t = dallas(phase="3", **options)
+    t = dallas("3", 500, **options)
     tile(t, "J5", "57")
     tile(t, "I6", "9")
     return t
@@ -108,7 +108,7 @@ def test_p19_an_upgrade_of_a_city_the_company_reaches():
 def test_p30_brown_170_only_on_p_hexes():
     t = dallas(phase="4")
     tile(t, "D5", "15")  # Wichita, no P
-    assert "labelled P" in track1870.problem(t.state, "D5", "170")
+    assert "labelled P" in (track1870.problem(t.state, "D5", "170") or "")
     assert track1870.problem(t.state, "D5", "63") is None
 
 
@@ -129,7 +129,7 @@ def test_p30_upgrades_site_option_allows_only_170_on_a_p_hex():
 def test_p30_rulebook_upgrade_table_has_no_28_to_43():
     t = dallas(phase="4")
     tile(t, "I6", "28")
-    assert "may be upgraded only to 39, 46, 70" in track1870.problem(t.state, "I6", "43")
+    assert "may be upgraded only to 39, 46, 70" in (track1870.problem(t.state, "I6", "43") or "")
     site = dallas(phase="4", upgrades="site")
     tile(site, "I6", "28")
     assert track1870.problem(site.state, "I6", "43") is None
@@ -140,9 +140,9 @@ def test_p30_gray_171_only_on_kansas_city_and_172_only_on_st_louis():
     tile(t, "B11", "170")
     tile(t, "C18", "170")
     assert track1870.problem(t.state, "B11", "171") is None
-    assert "labelled K" in track1870.problem(t.state, "B11", "172")
+    assert "labelled K" in (track1870.problem(t.state, "B11", "172") or "")
     assert track1870.problem(t.state, "C18", "172") is None
-    assert "labelled L" in track1870.problem(t.state, "C18", "171")
+    assert "labelled L" in (track1870.problem(t.state, "C18", "171") or "")
 
 
 def test_p30_gray_tiles_station_spaces_by_option():
@@ -155,7 +155,7 @@ def test_p30_gray_tiles_station_spaces_by_option():
 def test_p19_gray_tiles_only_from_phase_5():
     t = dallas(phase="4")
     tile(t, "B11", "170")
-    assert "Gray tiles may not be laid yet" in track1870.problem(t.state, "B11", "171")
+    assert "Gray tiles may not be laid yet" in (track1870.problem(t.state, "B11", "171") or "")
 
 
 # -- terrain -----------------------------------------------------------------------------------

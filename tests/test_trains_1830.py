@@ -170,7 +170,7 @@ def test_7_0_bank_break_in_an_operating_round_ends_after_the_set() -> None:
     assert t.state.ending == {"reason": "bank", "after": "set"}
     while not t.state.finished:
         t.act(t.current, "pass")
-    result = t.state.result
+    result = t.result
     assert result["reason"] == "bank" and set(result["scores"]) == {"A", "B", "C", "D"}
     assert t.state.bank < 0  # paid on paper
 
@@ -219,9 +219,9 @@ def test_6_7_bankruptcy_ends_the_game_at_once() -> None:
         t.state.corps["PRR"].certs[index] = "ipo"  # A keeps only the president's 20%
     assert "bankrupt" not in t.refused("A", "pass")
     t.act("A", "bankrupt")
-    assert t.state.finished and t.state.result["reason"] == "bankruptcy"
-    assert t.state.result["bankrupt"] == "A"
-    assert t.state.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
+    assert t.state.finished and t.result["reason"] == "bankruptcy"
+    assert t.result["bankrupt"] == "A"
+    assert t.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
 
 
 def test_6_7_bankrupt_presidents_money_goes_to_the_bank() -> None:
@@ -297,4 +297,4 @@ def test_7_0_bank_break_in_a_stock_round_ends_after_one_more_set() -> None:
     while t.state.round["kind"] == "stock":
         t.act(t.state.round["current"], "pass")
     # then one set of operating rounds (here empty: nothing has floated) and the end
-    assert t.state.finished and t.state.result["reason"] == "bank"
+    assert t.state.finished and t.result["reason"] == "bank"

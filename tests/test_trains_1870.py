@@ -190,7 +190,7 @@ def test_p24_ima_swindler_is_bankrupt_and_worth_942(monkeypatch):
     assert [t.state.price(c) for c in ("IC", "SP", "TP", "MP")] == [76, 140, 90, 90]
     bank = t.state.bank
     t.act("A", "bankrupt")
-    result = t.state.result
+    result = t.result
     assert result["reason"] == "bankruptcy" and result["bankrupt"] == "A"
     assert t.cash("A") == 0 and t.state.bank == bank + 957  # cash forfeited
     assert result["scores"]["A"] == 152 + 700 + 0 + 90 == 942
@@ -215,7 +215,7 @@ def test_p24_a_bankrupt_player_can_win(monkeypatch):
     for p in t.state.players[1:]:
         p.cash = 0
     t.act("A", "bankrupt")
-    assert t.state.result["winners"] == ["A"]
+    assert t.result["winners"] == ["A"]
 
 
 def test_d8_bankrupt_prices_unchanged(monkeypatch):
@@ -229,4 +229,4 @@ def test_d8_bankrupt_prices_unchanged(monkeypatch):
 def test_p25_declared_bankruptcy_option_sells_for_him(monkeypatch):
     t = ima_swindler(monkeypatch, bankruptcy="declare")
     t.act("A", "bankrupt")
-    assert t.state.result["scores"]["A"] == 942
+    assert t.result["scores"]["A"] == 942

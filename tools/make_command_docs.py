@@ -24,7 +24,8 @@ def table(group: str) -> list[str]:
     lines = ["| command | meaning | also accepted |", "| --- | --- | --- |"]
     for unit in CATALOG.units:
         if unit.group == group and unit.handler is not None:
-            lines.append(f"| `{unit.usage}` | {cell(unit)} | {unit.also} |")
+            usage = unit.usage.replace("|", "\\|")  # a pipe would end the table's cell
+            lines.append(f"| `{usage}` | {cell(unit)} | {unit.also} |")
     return lines
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
+from .facts import Bid, BidsCleared, Priority, PrivateOwner, PrivatePrice
 from .state import BANK, GameState, player_holder
 from .titles import hooks_for
 
@@ -105,7 +106,7 @@ def buy_cheapest(ctx: Ctx, sym: str | None) -> None:
     ctx.log(f"{actor} buys {cheapest} for {money(price)}.")
     sell_private(ctx, cheapest, actor, price)
     left = state.left_of(actor)
-    ctx.emit("priority", player=left)
+    ctx.emit(Priority(left))
     ctx.round_set(passes=0, must_buy=False, current=left)
     if not state.round["pending_par"]:
         continue_after_sale(ctx)
@@ -113,8 +114,8 @@ def buy_cheapest(ctx: Ctx, sym: str | None) -> None:
 
 def sell_private(ctx: Ctx, sym: str, buyer: str, price: int) -> None:
     ctx.pay(player_holder(buyer), BANK, price)
-    ctx.emit("private", sym=sym, owner=player_holder(buyer))
-    ctx.emit("bids_cleared", private=sym)
+    ctx.emit(PrivateOwner(sym, player_holder(buyer)))
+    ctx.emit(BidsCleared(sym))
     hooks_for(ctx.state).on_private_bought(ctx, sym, buyer)
 
 
@@ -132,7 +133,7 @@ def place_bid(ctx: Ctx, sym: str | None, amount: int) -> None:
     free = available(state, actor, except_private=sym)
     require(amount <= free, f"You cannot bid {money(amount)}: you have {money(free)} not set "
             "aside for other bids.", "1830 1.2.1")
-    ctx.emit("bid", private=sym, player=actor, amount=amount)
+    ctx.emit(Bid(sym, actor, amount))
     ctx.log(f"{actor} bids {money(amount)} for {sym}.")
     ctx.round_set(passes=0, current=state.left_of(actor))
 
@@ -151,7 +152,7 @@ def pass_turn(ctx: Ctx) -> None:
     first = state.rules.privates_by_value()[0].sym
     if cheapest == first:
         price = max(0, state.privates[first].price - MIN_RAISE)
-        ctx.emit("private_price", sym=first, price=price)
+        ctx.emit(PrivatePrice(first, price))
         ctx.log(f"Everybody passed: the price of {first} drops to {money(price)}.")
         ctx.round_set(passes=0, current=state.left_of(actor), must_buy=price == 0)
         return
@@ -181,13 +182,13 @@ def everybody_passed_1870(ctx: Ctx) -> None:
     if state.privates[first].owner == BANK:
         drop = int(state.rules.private(first).extra.get("price_drop_when_unsold", MIN_RAISE))
         price = max(0, state.privates[first].price - drop)
-        ctx.emit("private_price", sym=first, price=price)
+        ctx.emit(PrivatePrice(first, price))
         ctx.log(f"The price of {first} drops to {money(price)}.")
         if price == 0:
             holder = state.priority
             ctx.log(f"{holder} has the priority card and receives {first} at no charge.")
             sell_private(ctx, first, holder, 0)
-            ctx.emit("priority", player=state.left_of(holder))
+            ctx.emit(Priority(state.left_of(holder)))
             ctx.round_set(passes=0, current=state.priority)
             if not state.round["pending_par"]:
                 continue_after_sale(ctx)
@@ -296,7 +297,7 @@ def decide_in_auction(ctx: Ctx, action: dict[str, Any]) -> None:
         free = available(state, actor, except_private=sym)
         require(action["amount"] <= free, f"You cannot bid {money(action['amount'])}: you "
                 f"have {money(free)} not set aside for other bids.", "1830 1.2.1")
-        ctx.emit("bid", private=sym, player=actor, amount=action["amount"])
+        ctx.emit(Bid(sym, actor, action["amount"]))
         ctx.log(f"{actor} bids {money(action['amount'])} for {sym}.")
         auction.update(leader=actor, high=action["amount"], passes=0)
         auction["current"] = (lowest_bidder(state, auction) if lowest_bids_first(state)

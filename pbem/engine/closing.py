@@ -7,10 +7,8 @@ market, its treasury to the bank; it is never restarted.  The certificate limit 
 from __future__ import annotations
 
 from .context import Ctx
+from .facts import CorpClosed, MarkerRemoved, OverLimit, PrivateClosed, StationRemoved, Train
 from .state import BANK, GameState, corp_holder
-
-#: the holder of a closed company's certificates (out of the game)
-CLOSED = "closed"
 
 
 def close_company(ctx: Ctx, corp: str) -> None:
@@ -20,36 +18,24 @@ def close_company(ctx: Ctx, corp: str) -> None:
             "its certificates are removed, its trains go to the open market and its "
             "treasury to the bank.")
     for train in list(c.trains):
-        ctx.emit("train", name=train, source=corp_holder(corp), dest="pool")
+        ctx.emit(Train(train, corp_holder(corp), "pool"))
     for sym in state.privates_of(corp_holder(corp)):
-        ctx.emit("private_closed", sym=sym)
+        ctx.emit(PrivateClosed(sym))
         ctx.log(f"{sym}, owned by {corp}, closes.")
     ctx.pay(corp_holder(corp), BANK, c.cash)
-    ctx.emit("corp_closed", corp=corp)
+    for coord, stops in sorted(state.board.tokens.items()):
+        for stop, corps in enumerate(stops):
+            for _ in range(corps.count(corp)):
+                ctx.emit(StationRemoved(coord, stop, corp))
+    if f"destination:{corp}" in state.board.markers:
+        ctx.emit(MarkerRemoved(f"destination:{corp}"))
+    for name, corps in sorted(state.over_limit.items()):
+        if corp in corps:
+            ctx.emit(OverLimit(name, [x for x in corps if x != corp]))
+    ctx.emit(CorpClosed(corp))
     from .tokens import settle_destination_markers
 
     settle_destination_markers(ctx)  # station marker wars: freed city spaces (p.25)
-
-
-def apply_corp_closed(state: GameState, corp: str) -> None:
-    """The closing itself (the applier of the ``corp_closed`` fact)."""
-    c = state.corps[corp]
-    c.certs = [CLOSED] * len(c.certs)
-    c.closed, c.floated, c.funded, c.cell, c.frozen = True, False, False, None, 0
-    for stops in state.board.tokens.values():
-        for stop in stops:
-            while corp in stop:
-                stop.remove(corp)
-    markers = getattr(state.board, "markers", None)
-    if isinstance(markers, dict):
-        for key in [k for k, v in markers.items()
-                    if k == f"destination:{corp}" or (isinstance(v, dict) and
-                                                      v.get("corp") == corp and
-                                                      k.startswith("destination"))]:
-            del markers[key]
-    for name, corps in list(state.over_limit.items()):
-        if corp in corps:
-            state.over_limit[name] = [x for x in corps if x != corp]
 
 
 def open_companies(state: GameState) -> int:

@@ -302,7 +302,7 @@ def dividend(ctx: Ctx, corp: str, how: str) -> None:
     else:
         require(how == "withhold", f"{corp}'s connection run earns nothing to pay out.", RULE)
         withhold(ctx, corp, revenue, moves=False)
-    ctx.emit("corp", corp=corp, values={"destination_reached": True})
+    ctx.corp_set(corp, destination_reached=True)
     note_400(ctx, corp)
     if ends_after_turn(state):
         ctx.round_set(connection=None)

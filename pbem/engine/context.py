@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import RulesError
-from .facts import Fact, apply
+from .facts import Cash, Cert, CorpSet, Fact, RoundNew, RoundSet
 from .state import GameState, player_holder
 
 
@@ -22,9 +22,8 @@ class Ctx:
         self.lines: list[str] = []
 
     # -- recording -------------------------------------------------------------
-    def emit(self, kind: str, **data: Any) -> None:
-        fact: Fact = {"f": kind, **data}
-        apply(self.state, fact)
+    def emit(self, fact: Fact) -> None:
+        fact.apply(self.state)
         self.facts.append(fact)
 
     def log(self, line: str) -> None:
@@ -34,16 +33,19 @@ class Ctx:
     def pay(self, payer: str, payee: str, amount: int) -> None:
         """Move ``amount`` dollars; the bank may go below zero (paid on paper, 7.0)."""
         if amount:
-            self.emit("cash", **{"from": payer, "to": payee, "amount": amount})
+            self.emit(Cash(payer, payee, amount))
 
     def move_cert(self, corp: str, index: int, to: str) -> None:
-        self.emit("cert", corp=corp, index=index, to=to)
+        self.emit(Cert(corp, index, to))
 
     def round_set(self, **values: Any) -> None:
-        self.emit("round_set", values=values)
+        self.emit(RoundSet(values))
 
     def new_round(self, round_: dict[str, Any]) -> None:
-        self.emit("round_new", round=round_)
+        self.emit(RoundNew(round_))
+
+    def corp_set(self, corp: str, **values: Any) -> None:
+        self.emit(CorpSet(corp, values))
 
 
 def require(condition: bool, message: str, rule: str | None = None) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .context import Ctx, money
+from .facts import Ending, GameOver
 from .state import BANK, GameState, player_holder
 from .trains import rules_1870
 
@@ -31,7 +32,7 @@ def note_bank_break(ctx: Ctx) -> None:
         return
     kind = state.round.get("kind")
     after = "set" if kind == "operating" else "next set"
-    ctx.emit("ending", ending={"reason": "bank", "after": after})
+    ctx.emit(Ending({"reason": "bank", "after": after}))
     when = ("at the end of this set of operating rounds" if after == "set" else
             "after this stock round and one more set of operating rounds")
     ctx.log(f"The bank has run out of money: the game ends {when}.")
@@ -69,7 +70,7 @@ def note_400(ctx: Ctx, corp: str) -> None:
         return
     if state.ending is not None and state.ending["reason"] == "400":
         return
-    ctx.emit("ending", ending={"reason": "400", "after": "turn", "corp": corp})
+    ctx.emit(Ending({"reason": "400", "after": "turn", "corp": corp}))
     ctx.log(f"{corp}'s share value has reached ${state.price(corp)}: the game ends when "
             f"{corp} has finished operating; no other company operates.")
 
@@ -112,7 +113,7 @@ def end_game(ctx: Ctx, reason: str, bankrupt: str | None = None) -> None:
     winners = [n for n, v in scores.items() if v == best]
     result: dict[str, Any] = {"reason": reason, "scores": scores, "winners": winners,
                               "bankrupt": bankrupt}
-    ctx.emit("game_over", result=result)
+    ctx.emit(GameOver(result))
     ctx.log("The game is over: " + ", ".join(f"{n} {money(v)}" for n, v in
                                              sorted(scores.items(), key=lambda kv: -kv[1])) +
             f". {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}.")

@@ -1,20 +1,72 @@
-"""Facts: the state changes a command caused.  ``apply`` only mutates, never checks.
+"""Facts: the state changes a command caused, one dataclass per kind.
 
-Every fact is a plain JSON-serialisable dict with the key ``"f"`` naming its kind.
+A fact carries everything its change needs: ``apply`` copies its values into the state
+and never works anything out by the rules (where a station lands when a tile replaces
+another, what leaves the map when a company closes: the decision worked that out and
+the fact says it).  So a stored fact means the same under any later pbem.
+
+Stored as JSON (``to_json``): ``{"f": kind, "v": version, ...}``, ``"v"`` left out for
+version 1 (every fact stored before facts had versions is version 1).  A kind's
+VERSION goes up when what it carries changes; pbem.engine.upcast reads the facts an
+older pbem stored into the current kinds.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
-from .state import BANK, GameState, holder_name
+from .board import tile_at
+from .state import BANK, CLOSED, GameState, holder_name
+from .track import tokens_after_lay
 
-Fact = dict[str, Any]
+#: a fact as stored: JSON, written by this or an older pbem
+Record = dict[str, Any]
 
 
-def _set_cash(state: GameState, holder: str, delta: int) -> None:
+def plain(value: Any) -> Any:
+    """``value`` as JSON reads it back: tuples as lists, at any depth."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One state change.  Subclasses name their KIND and VERSION and apply themselves."""
+
+    KIND: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+    #: attribute -> JSON key, where they differ
+    JSON_NAMES: ClassVar[Mapping[str, str]] = {}
+
+    def apply(self, state: GameState) -> None:
+        raise NotImplementedError
+
+    def to_json(self) -> Record:
+        data: Record = {"f": self.KIND}
+        if self.VERSION > 1:
+            data["v"] = self.VERSION
+        for f in fields(self):
+            data[self.JSON_NAMES.get(f.name, f.name)] = plain(getattr(self, f.name))
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fact:
+        """The fact of a record of this kind and version."""
+        values = {f.name: data[cls.JSON_NAMES.get(f.name, f.name)] for f in fields(cls)
+                  if cls.JSON_NAMES.get(f.name, f.name) in data}
+        return cls(**values)
+
+
+# -- money and certificates -----------------------------------------------------------------
+
+
+def _add_cash(state: GameState, holder: str, delta: int) -> None:
     if holder == BANK:
         state.bank += delta
         return
@@ -25,200 +77,427 @@ def _set_cash(state: GameState, holder: str, delta: int) -> None:
         state.corps[name].cash += delta
 
 
-def _cash(state: GameState, fact: Fact) -> None:
-    _set_cash(state, fact["from"], -fact["amount"])
-    _set_cash(state, fact["to"], fact["amount"])
+@dataclass(frozen=True)
+class Cash(Fact):
+    """``amount`` dollars move from ``payer`` to ``payee`` (holders)."""
+
+    KIND = "cash"
+    JSON_NAMES = {"payer": "from", "payee": "to"}
+    payer: str
+    payee: str
+    amount: int
+
+    def apply(self, state: GameState) -> None:
+        _add_cash(state, self.payer, -self.amount)
+        _add_cash(state, self.payee, self.amount)
 
 
-def _cert(state: GameState, fact: Fact) -> None:
-    state.corps[fact["corp"]].certs[fact["index"]] = fact["to"]
+@dataclass(frozen=True)
+class Cert(Fact):
+    """Certificate ``index`` of ``corp`` (0: the president's) goes to holder ``to``."""
+
+    KIND = "cert"
+    corp: str
+    index: int
+    to: str
+
+    def apply(self, state: GameState) -> None:
+        state.corps[self.corp].certs[self.index] = self.to
 
 
-def _private(state: GameState, fact: Fact) -> None:
-    state.privates[fact["sym"]].owner = fact["owner"]
+# -- private companies ----------------------------------------------------------------------
 
 
-def _private_price(state: GameState, fact: Fact) -> None:
-    state.privates[fact["sym"]].price = fact["price"]
+@dataclass(frozen=True)
+class PrivateOwner(Fact):
+    KIND = "private"
+    sym: str
+    owner: str
+
+    def apply(self, state: GameState) -> None:
+        state.privates[self.sym].owner = self.owner
 
 
-def _private_closed(state: GameState, fact: Fact) -> None:
-    state.privates[fact["sym"]].closed = True
+@dataclass(frozen=True)
+class PrivatePrice(Fact):
+    KIND = "private_price"
+    sym: str
+    price: int
+
+    def apply(self, state: GameState) -> None:
+        state.privates[self.sym].price = self.price
 
 
-def _place_token(state: GameState, corp: str, row: int, col: int) -> None:
-    state.arrivals += 1
-    c = state.corps[corp]
-    c.cell = (row, col)
-    c.arrival = state.arrivals
+@dataclass(frozen=True)
+class PrivateClosed(Fact):
+    KIND = "private_closed"
+    sym: str
+
+    def apply(self, state: GameState) -> None:
+        state.privates[self.sym].closed = True
 
 
-def _par(state: GameState, fact: Fact) -> None:
-    state.corps[fact["corp"]].par = fact["price"]
-    _place_token(state, fact["corp"], fact["row"], fact["col"])
+@dataclass(frozen=True)
+class PrivateUsed(Fact):
+    KIND = "private_used"
+    sym: str
+
+    def apply(self, state: GameState) -> None:
+        state.privates[self.sym].used = True
 
 
-def _market(state: GameState, fact: Fact) -> None:
-    """A share value token moves; arriving in a cell it goes under those there (4.5).
-    ``restack``: it arrives again in the cell it stands in (1870: a sale's drop becomes
-    final when its price protection is declined)."""
-    cell = state.corps[fact["corp"]].cell
-    if cell is not None and tuple(cell) == (fact["row"], fact["col"]) \
-            and not fact.get("restack"):
-        return
-    _place_token(state, fact["corp"], fact["row"], fact["col"])
+# -- the stock market -----------------------------------------------------------------------
 
 
-def _corp_set(state: GameState, fact: Fact) -> None:
-    corp = state.corps[fact["corp"]]
-    for key, value in fact["values"].items():
-        setattr(corp, key, copy.deepcopy(value))
+@dataclass(frozen=True)
+class Par(Fact):
+    """``corp`` is parred at ``price``: its token arrives in cell (row, col) as arrival
+    number ``arrival`` (lower arrived earlier and lies on top)."""
+
+    KIND = "par"
+    VERSION = 2
+    corp: str
+    price: int
+    row: int
+    col: int
+    arrival: int
+
+    @classmethod
+    def at(cls, state: GameState, corp: str, price: int, row: int, col: int) -> Par:
+        """The par fact now: the token arrives after every token placed so far."""
+        return cls(corp, price, row, col, state.arrivals + 1)
+
+    def apply(self, state: GameState) -> None:
+        c = state.corps[self.corp]
+        c.par = self.price
+        c.cell, c.arrival = (self.row, self.col), self.arrival
+        state.arrivals = self.arrival
 
 
-def _priority(state: GameState, fact: Fact) -> None:
-    state.priority = fact["player"]
+@dataclass(frozen=True)
+class MarketMove(Fact):
+    """A share value token arrives in cell (row, col) as arrival number ``arrival``:
+    under the tokens already there (the decision numbers it; a token that stays in its
+    cell has no fact)."""
+
+    KIND = "market"
+    VERSION = 2
+    corp: str
+    row: int
+    col: int
+    arrival: int
+
+    @classmethod
+    def to(cls, state: GameState, corp: str, row: int, col: int) -> MarketMove:
+        """The token's move now: it arrives after every token placed so far."""
+        return cls(corp, row, col, state.arrivals + 1)
+
+    def apply(self, state: GameState) -> None:
+        c = state.corps[self.corp]
+        c.cell, c.arrival = (self.row, self.col), self.arrival
+        state.arrivals = self.arrival
 
 
-def _phase(state: GameState, fact: Fact) -> None:
-    state.phase = fact["name"]
+@dataclass(frozen=True)
+class MarketRestore(Fact):
+    """A token goes back to a cell and its old place in the stack there (1870 price
+    protection; 1830 a forced purchase called off)."""
+
+    KIND = "market_restore"
+    corp: str
+    row: int
+    col: int
+    arrival: int
+
+    def apply(self, state: GameState) -> None:
+        c = state.corps[self.corp]
+        c.cell, c.arrival = (self.row, self.col), self.arrival
 
 
-def _round_new(state: GameState, fact: Fact) -> None:
-    state.round = copy.deepcopy(fact["round"])
+# -- corporations -----------------------------------------------------------------------------
 
 
-def _round_set(state: GameState, fact: Fact) -> None:
-    for key, value in fact["values"].items():
-        state.round[key] = copy.deepcopy(value)
+@dataclass(frozen=True)
+class CorpSet(Fact):
+    """Fields of a corporation take the values given (floated, funded, operated...)."""
+
+    KIND = "corp"
+    corp: str
+    values: dict[str, Any]
+
+    def apply(self, state: GameState) -> None:
+        corp = state.corps[self.corp]
+        for key, value in self.values.items():
+            setattr(corp, key, copy.deepcopy(value))
 
 
-def _bid(state: GameState, fact: Fact) -> None:
-    bids = state.round.setdefault("bids", {}).setdefault(fact["private"], {})
-    bids.pop(fact["player"], None)  # a raised bid moves to the end (latest)
-    bids[fact["player"]] = fact["amount"]
+@dataclass(frozen=True)
+class CorpClosed(Fact):
+    """The company is out of the game: its certificates are removed, it neither floats
+    nor has a share value or frozen money.  What leaves the map and the other changes
+    are facts of their own (StationRemoved, MarkerRemoved, OverLimit...)."""
+
+    KIND = "corp_closed"
+    VERSION = 2
+    corp: str
+
+    def apply(self, state: GameState) -> None:
+        c = state.corps[self.corp]
+        c.certs = [CLOSED] * len(c.certs)
+        c.closed, c.floated, c.funded, c.cell, c.frozen = True, False, False, None, 0
 
 
-def _bids_cleared(state: GameState, fact: Fact) -> None:
-    state.round.get("bids", {}).pop(fact["private"], None)
+@dataclass(frozen=True)
+class OverLimit(Fact):
+    """The companies ``player`` may hold over the share limit (price protection)."""
+
+    KIND = "over_limit"
+    player: str
+    corps: list[str]
+
+    def apply(self, state: GameState) -> None:
+        if self.corps:
+            state.over_limit[self.player] = list(self.corps)
+        else:
+            state.over_limit.pop(self.player, None)
 
 
-def _train(state: GameState, fact: Fact) -> None:
+# -- turn order, phases, rounds, the end ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Priority(Fact):
+    KIND = "priority"
+    player: str
+
+    def apply(self, state: GameState) -> None:
+        state.priority = self.player
+
+
+@dataclass(frozen=True)
+class Phase(Fact):
+    KIND = "phase"
+    name: str
+
+    def apply(self, state: GameState) -> None:
+        state.phase = self.name
+
+
+@dataclass(frozen=True)
+class RoundNew(Fact):
+    KIND = "round_new"
+    round: dict[str, Any]
+
+    def apply(self, state: GameState) -> None:
+        state.round = copy.deepcopy(self.round)
+
+
+@dataclass(frozen=True)
+class RoundSet(Fact):
+    KIND = "round_set"
+    values: dict[str, Any]
+
+    def apply(self, state: GameState) -> None:
+        for key, value in self.values.items():
+            state.round[key] = copy.deepcopy(value)
+
+
+@dataclass(frozen=True)
+class Bid(Fact):
+    """A bid on a private company; a raised bid moves to the end (the latest)."""
+
+    KIND = "bid"
+    private: str
+    player: str
+    amount: int
+
+    def apply(self, state: GameState) -> None:
+        bids = state.round.setdefault("bids", {}).setdefault(self.private, {})
+        bids.pop(self.player, None)
+        bids[self.player] = self.amount
+
+
+@dataclass(frozen=True)
+class BidsCleared(Fact):
+    KIND = "bids_cleared"
+    private: str
+
+    def apply(self, state: GameState) -> None:
+        state.round.get("bids", {}).pop(self.private, None)
+
+
+@dataclass(frozen=True)
+class Ending(Fact):
+    """How the game ends: {"reason": ..., "after": "set" | "next set" | "turn"}."""
+
+    KIND = "ending"
+    ending: dict[str, Any]
+
+    def apply(self, state: GameState) -> None:
+        state.ending = copy.deepcopy(self.ending)
+
+
+@dataclass(frozen=True)
+class GameOver(Fact):
+    KIND = "game_over"
+    result: dict[str, Any]
+
+    def apply(self, state: GameState) -> None:
+        state.finished = True
+        state.result = copy.deepcopy(self.result)
+
+
+# -- trains -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Train(Fact):
     """A train moves: from the bank (sold), a corporation or the pool, to a corporation,
     the pool or the scrap heap (obsolete)."""
-    name, source, dest = fact["name"], fact["source"], fact["dest"]
-    if source == BANK:
-        state.trains_sold[name] = state.trains_sold.get(name, 0) + 1
-    elif source == "pool":
-        state.pool_trains.remove(name)
-    else:
-        state.corps[holder_name(source)].trains.remove(name)
-    if dest == "scrap":
-        state.trains_scrapped[name] = state.trains_scrapped.get(name, 0) + 1
-    elif dest == "pool":
-        state.pool_trains.append(name)
-    else:
-        state.corps[holder_name(dest)].trains.append(name)
+
+    KIND = "train"
+    name: str
+    source: str
+    dest: str
+
+    def apply(self, state: GameState) -> None:
+        name = self.name
+        if self.source == BANK:
+            state.trains_sold[name] = state.trains_sold.get(name, 0) + 1
+        elif self.source == "pool":
+            state.pool_trains.remove(name)
+        else:
+            state.corps[holder_name(self.source)].trains.remove(name)
+        if self.dest == "scrap":
+            state.trains_scrapped[name] = state.trains_scrapped.get(name, 0) + 1
+        elif self.dest == "pool":
+            state.pool_trains.append(name)
+        else:
+            state.corps[holder_name(self.dest)].trains.append(name)
 
 
-def _private_used(state: GameState, fact: Fact) -> None:
-    state.privates[fact["sym"]].used = True
+# -- the map ----------------------------------------------------------------------------------
 
 
-def _tile(state: GameState, fact: Fact) -> None:
-    from .track import lay_tile
+@dataclass(frozen=True)
+class TileLaid(Fact):
+    """Tile ``tile`` lies on ``hex`` at ``rotation``; the tile it replaces (None: the
+    printed hex) goes back to the supply; ``tokens``: the stations on the hex, one
+    list per stop of the new tile, where the lay put them (None: the hex had none)."""
 
-    lay_tile(state.map, state.board, fact["hex"], fact["tile"], fact["rotation"])
+    KIND = "tile"
+    VERSION = 2
+    hex: str
+    tile: str
+    rotation: int
+    replaced: str | None
+    tokens: list[list[str]] | None
 
+    @classmethod
+    def on(cls, state: GameState, coord: str, tile_id: str, rotation: int) -> TileLaid:
+        """The lay of ``tile_id`` on ``coord`` now (the decision has checked it fits)."""
+        board = state.board
+        replaced = board.tiles[coord][0] if coord in board.tiles else None
+        tokens = tokens_after_lay(state.map, board, coord, tile_id, rotation)
+        return cls(coord, tile_id, rotation, replaced, tokens)
 
-def _token(state: GameState, fact: Fact) -> None:
-    from .board import place_token
-
-    place_token(state.map, state.board, fact["hex"], fact["stop"], fact["corp"])
-
-
-def _token_move(state: GameState, fact: Fact) -> None:
-    """A station moves to another city of the same hex (option station_retile=choose)."""
-    from .board import place_token, remove_token
-
-    for stop, corps in enumerate(state.board.tokens.get(fact["hex"], [])):
-        if fact["corp"] in corps:
-            remove_token(state.board, fact["hex"], stop, fact["corp"])
-    place_token(state.map, state.board, fact["hex"], fact["stop"], fact["corp"])
-
-
-def _ending(state: GameState, fact: Fact) -> None:
-    state.ending = copy.deepcopy(fact["ending"])
-
-
-def _corp_closed(state: GameState, fact: Fact) -> None:
-    from .closing import apply_corp_closed
-
-    apply_corp_closed(state, fact["corp"])
-
-
-def _market_restore(state: GameState, fact: Fact) -> None:
-    """A protected sale: the token goes back to its box and its place in the stack."""
-    c = state.corps[fact["corp"]]
-    c.cell = (fact["row"], fact["col"])
-    c.arrival = fact["arrival"]
+    def apply(self, state: GameState) -> None:
+        board = state.board
+        if self.replaced is not None:
+            board.tiles_left[self.replaced] = board.tiles_left.get(self.replaced, 0) + 1
+        board.tiles_left[self.tile] = board.tiles_left.get(self.tile, 0) - 1
+        board.tiles[self.hex] = (self.tile, self.rotation)
+        if self.tokens is not None:
+            board.tokens[self.hex] = [list(s) for s in self.tokens]
 
 
-def _over_limit(state: GameState, fact: Fact) -> None:
-    state.over_limit[fact["player"]] = list(fact["corps"])
-    if not fact["corps"]:
-        del state.over_limit[fact["player"]]
+def _stops_of(state: GameState, coord: str, count: int) -> list[list[str]]:
+    stops = state.board.tokens.setdefault(coord, [])
+    while len(stops) < count:
+        stops.append([])
+    return stops
 
 
-def _game_over(state: GameState, fact: Fact) -> None:
-    state.finished = True
-    state.result = copy.deepcopy(fact["result"])
+@dataclass(frozen=True)
+class Station(Fact):
+    """``corp`` puts a station on stop ``stop`` of ``hex``, whose tile has ``stops``
+    stops."""
+
+    KIND = "token"
+    VERSION = 2
+    hex: str
+    stop: int
+    corp: str
+    stops: int
+
+    @classmethod
+    def on(cls, state: GameState, coord: str, stop: int, corp: str) -> Station:
+        return cls(coord, stop, corp, len(tile_at(state.map, state.board, coord)[0].stops))
+
+    def apply(self, state: GameState) -> None:
+        _stops_of(state, self.hex, self.stops)[self.stop].append(self.corp)
 
 
-def _marker(state: GameState, fact: Fact) -> None:
-    """1870: a marker (cattle, port, destination) is put on the map or changed."""
-    state.board.markers[fact["name"]] = copy.deepcopy(fact["marker"])
+@dataclass(frozen=True)
+class StationMoved(Fact):
+    """``corp``'s station on ``hex`` goes to stop ``stop`` (of ``stops``)."""
+
+    KIND = "token_move"
+    VERSION = 2
+    hex: str
+    stop: int
+    corp: str
+    stops: int
+
+    @classmethod
+    def on(cls, state: GameState, coord: str, stop: int, corp: str) -> StationMoved:
+        return cls(coord, stop, corp, len(tile_at(state.map, state.board, coord)[0].stops))
+
+    def apply(self, state: GameState) -> None:
+        for corps in state.board.tokens.get(self.hex, []):
+            while self.corp in corps:
+                corps.remove(self.corp)
+        _stops_of(state, self.hex, self.stops)[self.stop].append(self.corp)
 
 
-def _marker_removed(state: GameState, fact: Fact) -> None:
-    state.board.markers.pop(fact["name"], None)
+@dataclass(frozen=True)
+class StationRemoved(Fact):
+    """``corp``'s station on stop ``stop`` of ``hex`` leaves the map."""
+
+    KIND = "token_removed"
+    hex: str
+    stop: int
+    corp: str
+
+    def apply(self, state: GameState) -> None:
+        state.board.tokens[self.hex][self.stop].remove(self.corp)
 
 
-APPLIERS: dict[str, Callable[[GameState, Fact], None]] = {
-    "cash": _cash,
-    "cert": _cert,
-    "private": _private,
-    "private_price": _private_price,
-    "private_closed": _private_closed,
-    "par": _par,
-    "market": _market,
-    "corp": _corp_set,
-    "priority": _priority,
-    "phase": _phase,
-    "round_new": _round_new,
-    "round_set": _round_set,
-    "bid": _bid,
-    "bids_cleared": _bids_cleared,
-    "train": _train,
-    "game_over": _game_over,
-    "private_used": _private_used,
-    "tile": _tile,
-    "token": _token,
-    "token_move": _token_move,
-    "ending": _ending,
-    "corp_closed": _corp_closed,
-    "market_restore": _market_restore,
-    "over_limit": _over_limit,
-    "marker": _marker,
-    "marker_removed": _marker_removed,
-}
+@dataclass(frozen=True)
+class Marker(Fact):
+    """A marker (cattle, port, destination) is put on the map or changed."""
+
+    KIND = "marker"
+    name: str
+    marker: dict[str, Any]
+
+    def apply(self, state: GameState) -> None:
+        state.board.markers[self.name] = copy.deepcopy(self.marker)
 
 
-def apply(state: GameState, fact: Fact) -> None:
-    """Mutate ``state`` by one fact."""
-    APPLIERS[fact["f"]](state, fact)
+@dataclass(frozen=True)
+class MarkerRemoved(Fact):
+    KIND = "marker_removed"
+    name: str
+
+    def apply(self, state: GameState) -> None:
+        state.board.markers.pop(self.name, None)
 
 
-def describe_holder(holder: str) -> str:
-    return {"ipo": "the initial offering", "pool": "the bank pool", "bank": "the bank"}.get(
-        holder, holder_name(holder)
-    )
+#: every kind of fact, by the name stored
+KINDS: dict[str, type[Fact]] = {cls.KIND: cls for cls in (
+    Cash, Cert, PrivateOwner, PrivatePrice, PrivateClosed, PrivateUsed, Par, MarketMove,
+    MarketRestore, CorpSet, CorpClosed, OverLimit, Priority, Phase, RoundNew, RoundSet, Bid,
+    BidsCleared, Ending, GameOver, Train, TileLaid, Station, StationMoved, StationRemoved,
+    Marker, MarkerRemoved)}
+

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,12 +11,15 @@ from . import auction, operating, stock
 from .context import Ctx, require
 from .ending import end_game, note_bank_break
 from .errors import RulesError, SetupError
-from .facts import Fact, apply
+from .facts import Fact, PrivateClosed, Record
 from .shares import check_float, check_presidency, may_exceed_share_limit, ordinary_indexes
 from .state import IPO, POOL, GameState, initial_state, player_holder
-from .title import load_title, load_title_for
+from .title import Title, load_title, load_title_for
+from .upcast import read_fact
 
-ENGINE_VERSION = "1"
+#: the engine version a new game records; 2: facts are typed and versioned, and carry
+#: what their decision worked out (pbem.engine.facts, pbem.engine.upcast)
+ENGINE_VERSION = "2"
 
 ROUNDS = {"auction": auction, "stock": stock, "operating": operating}
 
@@ -24,6 +28,11 @@ ROUNDS = {"auction": auction, "stock": stock, "operating": operating}
 class Decision:
     facts: list[Fact]
     log: list[str] = field(default_factory=list)
+
+    @property
+    def records(self) -> list[Record]:
+        """The facts as they are stored (JSON)."""
+        return [f.to_json() for f in self.facts]
 
 
 #: The referee's name as an actor (no player may take it, check_players).
@@ -113,9 +122,35 @@ def decide(state: GameState, actor: str, action: dict[str, Any]) -> Decision:
     return Decision(ctx.facts, ctx.lines)
 
 
-def apply_facts(state: GameState, facts: list[Fact]) -> None:
-    for fact in facts:
-        apply(state, fact)
+def apply_facts(state: GameState, facts: Iterable[Fact | Mapping[str, Any]]) -> list[Fact]:
+    """Apply facts in order: facts as a decision made them, or stored records (JSON,
+    written by this pbem or an older one: read and upcast against the state just
+    before each).  Returns the facts applied, as facts of today."""
+    applied: list[Fact] = []
+    for item in facts:
+        for fact in [item] if isinstance(item, Fact) else read_fact(state, item):
+            fact.apply(state)
+            applied.append(fact)
+    return applied
+
+
+def recorded_with(engine_version: str, rules_version: str, rules: Title) -> list[str]:
+    """Read the versions a game was recorded with when it is loaded: a game recorded by
+    a newer engine cannot be read (SetupError); a game recorded under other rules data
+    is read (its facts say what happened), and the notes returned say so, for the
+    audit (a command decided again may differ for that reason)."""
+    try:
+        recorded = int(engine_version)
+    except ValueError:
+        raise SetupError(f"The game was recorded by an engine of version '{engine_version}', "
+                         "which this pbem does not know.") from None
+    if recorded > int(ENGINE_VERSION):
+        raise SetupError(f"The game was recorded by a newer pbem (engine version {recorded}; "
+                         f"this one is {ENGINE_VERSION}): upgrade pbem to read it.")
+    if rules_version != rules.rules_version:
+        return [f"The game was recorded under the {rules.title} rules data "
+                f"'{rules_version}'; they are now '{rules.rules_version}'."]
+    return []
 
 
 def exchange(ctx: Ctx, sym: str) -> None:
@@ -138,7 +173,7 @@ def exchange(ctx: Ctx, sym: str) -> None:
     require(bool(indexes), f"There is no {corp} share in the initial offering or the bank pool.",
             "1830 appendix")
     ctx.move_cert(corp, indexes[0], holder)
-    ctx.emit("private_closed", sym=sym)
+    ctx.emit(PrivateClosed(sym))
     ctx.log(f"{actor} exchanges {sym} for a 10% share of {corp}; {sym} closes.")
     check_presidency(ctx, corp)
     check_float(ctx, corp)
@@ -183,7 +218,8 @@ def to_act(state: GameState) -> list[str]:
     return list(ROUNDS[state.round["kind"]].legal(state))
 
 
-def rebuild(state: GameState, fact_lists: list[list[Fact]]) -> GameState:
+def rebuild(state: GameState, fact_lists: Iterable[Iterable[Fact | Mapping[str, Any]]]
+            ) -> GameState:
     """Apply the stored facts of each event in order to a fresh state."""
     for facts in fact_lists:
         apply_facts(state, facts)

@@ -10,6 +10,7 @@ and the closing section (a token entering it closes the company).
 from __future__ import annotations
 
 from .context import Ctx
+from .facts import MarketMove
 from .state import GameState
 from .title import Market
 
@@ -98,9 +99,10 @@ def right_above_ledge(market: Market, row: int, col: int) -> tuple[int, int]:
     return cell_right(market, row, col)
 
 
-def move(ctx: Ctx, corp: str, direction: str, steps: int = 1) -> None:
+def move(ctx: Ctx, corp: str, direction: str, steps: int = 1, close: bool = True) -> None:
     """Move ``corp``'s token ``steps`` boxes ``direction`` (down, up, right, left); a
-    token that enters the closing section closes the company (1870, p.7)."""
+    token that enters the closing section closes the company (1870, p.7), unless
+    ``close`` is False (a sale the president may still protect: protection.settle)."""
     state = ctx.state
     market = state.rules.market
     cell = state.corps[corp].cell
@@ -112,9 +114,9 @@ def move(ctx: Ctx, corp: str, direction: str, steps: int = 1) -> None:
     if (row, col) == tuple(cell):
         ctx.log(f"{corp} share value stays at ${before}.")
         return
-    ctx.emit("market", corp=corp, row=row, col=col)
+    ctx.emit(MarketMove.to(state, corp, row, col))
     ctx.log(f"{corp} share value moves {direction} from ${before} to ${state.price(corp)}.")
-    if state.rules.zone_allows(state.zone(corp), "closes"):
+    if close and state.rules.zone_allows(state.zone(corp), "closes"):
         from .closing import close_company
 
         close_company(ctx, corp)

@@ -17,6 +17,7 @@ from . import connection, ending, orrun, ortrack, ortrains, protection
 from .auction import pay_private_revenue
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
+from .facts import PrivateOwner, Station
 from .rounds import after_operating_round, floated_in_order
 from .state import GameState, corp_holder, player_holder
 from .trains import rules_1870
@@ -99,7 +100,7 @@ def end_turn(ctx: Ctx, corp: str) -> None:
         raise RulesError(f"{corp} has a route and no train: it must buy one now (the cheapest "
                          f"costs {money(cheapest or 0)}).", "1830 6.6.2")
     ctx.log(f"{corp} ends its turn.")
-    ctx.emit("corp", corp=corp, values={"operated": True})
+    ctx.corp_set(corp, operated=True)
     ctx.round_set(operated=state.round["operated"] + [corp], current=None)
     connection.after_turn(ctx, corp)  # 1870 connection runs, then the next company
 
@@ -162,7 +163,7 @@ def do_home(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     stop = ortrack.city_for(state, home, action.get("city"))
     problem = ortrack.token_problem(state, corp, home, stop)
     require(problem is None, problem or "", "1830 6.3.1")
-    ctx.emit("token", hex=home, stop=stop, corp=corp)
+    ctx.emit(Station.on(state, home, stop, corp))
     ctx.log(f"{corp} places its home station on {home} city {stop + 1}.")
     ctx.round_set(turn={**state.round["turn"], "step": "track"})
 
@@ -278,7 +279,7 @@ def complete_private_sale(ctx: Ctx, proposal: dict[str, Any]) -> None:
     corp, seller, sym, price = (proposal["buyer"], proposal["seller"], proposal["private"],
                                 proposal["price"])
     ctx.pay(corp_holder(corp), player_holder(seller), price)
-    ctx.emit("private", sym=sym, owner=corp_holder(corp))
+    ctx.emit(PrivateOwner(sym, corp_holder(corp)))
     ctx.log(f"{corp} buys {sym} from {seller} for {money(price)}.")
     if rules_1870(ctx.state):
         from .track1870 import after_private_bought

@@ -9,6 +9,7 @@ from . import hexes
 from .board import tile_at
 from .context import Ctx, money, require
 from .errors import RulesError
+from .facts import PrivateUsed, Station, StationMoved, TileLaid
 from .state import BANK, GameState, board_key, corp_holder
 from .tiles import Tile
 from .track import Reach, closed_lay_ok, lay_problem, placements, reachable, token_map
@@ -199,14 +200,14 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
             f"terrain; {corp} has {money(state.corps[corp].cash)}.", "1830 6.2.1")
     old_bare = not tile_at(state.map, state.board, coord)[0].paths
-    ctx.emit("tile", hex=coord, tile=tile_id, rotation=rotation)
+    ctx.emit(TileLaid.on(state, coord, tile_id, rotation))
     ctx.pay(corp_holder(corp), BANK, cost)
     paid = f" and pays {money(cost)} for the terrain" if cost else ""
     words = placement_words(state.map.tiles[tile_id], rotation, ROTATIONS)
     ctx.log(f"{corp} lays tile {tile_id} on {coord} ({words}){paid}.")
     ask_station_cities(ctx, corp, coord, old_bare)
     if kind in ("extra", "special"):
-        ctx.emit("private_used", sym=action["with"])
+        ctx.emit(PrivateUsed(action["with"]))
     if kind == "extra":
         ctx.round_set(turn={**state.round["turn"], "extra_lay": True})
     else:
@@ -244,7 +245,7 @@ def move_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require(stop < len(tile.stops) and tile.stops[stop].kind == "city"
             and len(others) < tile.stops[stop].slots, f"There is no room in city {stop + 1} "
             f"of {coord}.", STATION_RULE)
-    ctx.emit("token_move", hex=coord, corp=owner, stop=stop)
+    ctx.emit(StationMoved.on(state, coord, stop, owner))
     ctx.log(f"{owner}'s station on {coord} goes into city {stop + 1}.")
     rest = pending["corps"][1:]
     turn = {**state.round["turn"], "retoken": {"hex": coord, "corps": rest} if rest else None}
@@ -500,7 +501,7 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         raise RulesError(*unreached_city(state, corp, coord, stop))
     require(state.corps[corp].cash >= price, f"A station costs {corp} {money(price)}; it has "
             f"{money(state.corps[corp].cash)}.", STATION_RULE)
-    ctx.emit("token", hex=coord, stop=stop, corp=corp)
+    ctx.emit(Station.on(state, coord, stop, corp))
     ctx.pay(corp_holder(corp), BANK, price)
     ctx.log(f"{corp} places a station on {coord} for {money(price)}.")
     ctx.round_set(turn={**state.round["turn"], "token": True})
@@ -597,6 +598,6 @@ def place_home(ctx: Ctx, corp: str) -> bool:
         if cdef.home in state.board.tiles:
             return False
         stop = 0
-    ctx.emit("token", hex=cdef.home, stop=stop, corp=corp)
+    ctx.emit(Station.on(state, cdef.home, stop, corp))
     ctx.log(f"{corp} places its home station on {cdef.home}.")
     return True

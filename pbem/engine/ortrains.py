@@ -7,6 +7,7 @@ from typing import Any
 
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
+from .facts import MarketRestore, PrivateClosed, PrivateOwner
 from .shares import (
     pool_certificates,
     sell_to_pool,
@@ -146,7 +147,7 @@ def after_purchase(ctx: Ctx, corp: str) -> None:
     closes = [s for s, p in state.privates.items() if not p.closed and
               state.rules.private(s).extra.get("closes_on_first_train_of") == corp]
     for sym in closes:
-        ctx.emit("private_closed", sym=sym)
+        ctx.emit(PrivateClosed(sym))
         ctx.log(f"{sym} closes: {corp} has bought its first train.")
     ctx.round_set(turn={**state.round["turn"], "step": "trains",
                         "bought": state.round["turn"]["bought"] + 1})
@@ -299,8 +300,8 @@ def sell_for_emergency(ctx: Ctx, name: str, corp: str, count: int, buyer: str | 
     else:
         before = protection.snapshot(state, corp) if protection.protection_applies(state) \
             else None
-        sell_to_pool(ctx, name, corp, count)
-        if before is not None and not state.corps[corp].closed:
+        sell_to_pool(ctx, name, corp, count, protected=before is not None)
+        if before is not None:
             protection.queue_sale(ctx, name, corp, count, before)
     turn = state.round.get("turn")
     if turn is not None:
@@ -413,7 +414,7 @@ def complete_emergency_private_sale(ctx: Ctx, proposal: dict[str, Any]) -> None:
                                  proposal["price"])
     require(player_cash(state, buyer) >= price, f"{buyer} no longer has {money(price)}.")
     ctx.pay(player_holder(buyer), player_holder(seller), price)
-    ctx.emit("private", sym=sym, owner=player_holder(buyer))
+    ctx.emit(PrivateOwner(sym, player_holder(buyer)))
     ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
 
 
@@ -475,7 +476,7 @@ def restore_position(ctx: Ctx, before: dict[str, Any]) -> None:
                 ctx.move_cert(sym, index, holder)
     for sym, owner in before["privates"].items():
         if state.privates[sym].owner != owner:
-            ctx.emit("private", sym=sym, owner=owner)
+            ctx.emit(PrivateOwner(sym, owner))
     for holder, amount in before["cash"].items():
         now = state.bank if holder == BANK else state.cash_of(holder)
         if holder != BANK and now != amount:
@@ -486,5 +487,5 @@ def restore_position(ctx: Ctx, before: dict[str, Any]) -> None:
     for sym, (row, col, arrival) in before["market"].items():
         c = state.corps[sym]
         if c.cell is None or tuple(c.cell) != (row, col) or c.arrival != arrival:
-            ctx.emit("market_restore", corp=sym, row=row, col=col, arrival=arrival)
+            ctx.emit(MarketRestore(sym, row, col, arrival))
     ctx.round_set(turn={**state.round["turn"], "before_sales": None})

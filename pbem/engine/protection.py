@@ -17,6 +17,7 @@ from typing import Any
 
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
+from .facts import MarketMove, MarketRestore, OverLimit
 from .shares import (
     certificate_count,
     certificate_limit,
@@ -97,11 +98,18 @@ def settle(ctx: Ctx, sale: dict[str, Any]) -> None:
     """An unprotected sale: "that company's share value token is moved according to the
     normal share value token movement rules" (p.13) now, when the president declines
     or is not offered protection.  The value dropped at the sale already (the Shirley
-    Sneaky example), but the token enters its new box now, under the tokens there."""
-    c = ctx.state.corps[sale["corp"]]
-    if c.closed or c.cell is None or tuple(c.cell) == (sale["row"], sale["col"]):
+    Sneaky example), but the token enters its new box now, under the tokens there; a
+    token in the closing section closes the company now (p.7), not at the sale."""
+    state = ctx.state
+    c = state.corps[sale["corp"]]
+    if c.closed or c.cell is None:
         return
-    ctx.emit("market", corp=sale["corp"], row=c.cell[0], col=c.cell[1], restack=True)
+    if tuple(c.cell) != (sale["row"], sale["col"]):
+        ctx.emit(MarketMove.to(state, sale["corp"], c.cell[0], c.cell[1]))  # again, under
+    if state.rules.zone_allows(state.zone(sale["corp"]), "closes"):  # it enters the closing
+        from .closing import close_company  # section only now (p.7, p.13)
+
+        close_company(ctx, sale["corp"])
 
 
 def next_offer(ctx: Ctx) -> bool:
@@ -136,16 +144,17 @@ def protect(ctx: Ctx) -> None:
     ctx.pay(holder, BANK, sale["amount"])
     for index in ordinary_indexes(state, corp, POOL)[:sale["count"]]:
         ctx.move_cert(corp, index, holder)
-    ctx.emit("market_restore", corp=corp, row=sale["row"], col=sale["col"],
-             arrival=sale["arrival"])
+    ctx.emit(MarketRestore(corp, sale["row"], sale["col"], sale["arrival"]))
     ctx.log(f"{president} protects {corp}: buys {sale['count']} from the open market for "
             f"{money(sale['amount'])}; the share value stays at ${sale['price']}.")
     pct = state.percent(corp, holder)
     if pct > state.rules.player_share_limit and not may_exceed_share_limit(state, corp):
         corps = sorted(set(state.over_limit.get(president, [])) | {corp})
-        ctx.emit("over_limit", player=president, corps=corps)
+        ctx.emit(OverLimit(president, corps))
         ctx.log(f"{president} may hold {pct}% of {corp} while keeping all of them.")
     ctx.round_set(protection=None, protection_last=president)
+    if state.round.get("kind") == "stock":  # the priority card follows play (p.10, p.13)
+        ctx.round_set(last_actor=president)
 
 
 def decline(ctx: Ctx) -> None:
@@ -195,5 +204,4 @@ def over_limit_sale_problem(state: GameState, name: str, corp: str, count: int) 
 
 def forget_over_limit(ctx: Ctx, name: str, corp: str) -> None:
     if corp in ctx.state.over_limit.get(name, []):
-        ctx.emit("over_limit", player=name,
-                 corps=[c for c in ctx.state.over_limit[name] if c != corp])
+        ctx.emit(OverLimit(name, [c for c in ctx.state.over_limit[name] if c != corp]))

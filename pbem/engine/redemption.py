@@ -142,14 +142,16 @@ def new_par(state: GameState, corp: str) -> int:
     top_row = sorted(c.price for (r, _), c in state.rules.market.cells.items() if r == 0)
     pars = list(data["par_prices"])
     table = {int(k): v for k, v in data["table"].items()}
-    if state.options.get("reissue_par", "table") == "table" and value in table:
-        target: float = table[value]
-    else:
+    limit = 200 if state.options.get("reissue_max") == "200" else None
+    if state.options.get("reissue_par", "table") == "table":
+        target: float = table.get(value, 0.75 * value)
+        candidates = pars if target <= max(pars) else [p for p in top_row if p > max(pars)]
+    else:  # 18xx.games: the top-row price nearest 75% of the value, ties up (D4)
         target = 0.75 * value
-    candidates = pars if target <= max(pars) else [p for p in top_row if p > max(pars)]
+        candidates = [p for p in top_row if limit is None or p <= limit]
     par = nearest(candidates, target)
-    if state.options.get("reissue_max") == "200":
-        par = min(par, 200)
+    if limit is not None:
+        par = min(par, limit)
     old = state.corps[corp].par or 0
     return max(old, par)
 
@@ -162,7 +164,7 @@ def reissue(ctx: Ctx, corp: str) -> None:
     indexes = ordinary_indexes(state, corp, corp_holder(corp))
     for index in indexes:
         ctx.move_cert(corp, index, IPO)
-    ctx.emit("corp", corp=corp, values={"par": par, "reissued": True})
+    ctx.corp_set(corp, par=par, reissued=True)
     ctx.log(f"{corp} reissues {len(indexes)} share{'s' if len(indexes) > 1 else ''} to the "
             f"initial offering at a par value of {money(par)}; the money from their sale may "
             "be used from the next operating round.")
@@ -173,14 +175,14 @@ def ipo_sale_pays_company(ctx: Ctx, corp: str, amount: int) -> None:
     """A reissued share bought from the initial offering: the price goes to the company,
     frozen until the next operating round (p.18)."""
     c = ctx.state.corps[corp]
-    ctx.emit("corp", corp=corp, values={"frozen": c.frozen + amount})
+    ctx.corp_set(corp, frozen=c.frozen + amount)
 
 
 def unfreeze(ctx: Ctx) -> None:
     """At the start of an operating round, reissue money becomes usable."""
     for sym, c in ctx.state.corps.items():
         if c.frozen:
-            ctx.emit("corp", corp=sym, values={"frozen": 0})
+            ctx.corp_set(sym, frozen=0)
 
 
 # -- what may be done ---------------------------------------------------------------------

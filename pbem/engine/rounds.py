@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .context import Ctx
+from .facts import Ending, Phase, Priority
 from .market import move, operating_order
 from .state import BANK, IPO, POOL, GameState
 from .stock import new_stock_round
@@ -14,7 +15,7 @@ def start_first_stock_round(ctx: Ctx) -> None:
     number = 1
     if state.phase is None:
         first = state.rules.phases[0].name
-        ctx.emit("phase", name=first)
+        ctx.emit(Phase(first))
         ctx.log(f"All private companies are sold: phase {first} begins.")
     ctx.new_round(new_stock_round(number, state.priority))
     ctx.log(f"Stock round {number} begins; {state.priority} has the priority deal card.")
@@ -28,17 +29,17 @@ def end_stock_round(ctx: Ctx) -> None:
     last = state.round["last_actor"]
     ctx.log(f"Everybody passed: stock round {number} ends.")
     if last is not None:
-        ctx.emit("priority", player=state.left_of(last))
+        ctx.emit(Priority(state.left_of(last)))
     for sym in operating_order(state, sold_out(state)):  # share value order (4.5)
         move(ctx, sym, "up")
     for sym, corp in state.corps.items():
         if corp.floated and not corp.funded:
             capital = 10 * (corp.par or 0)
             ctx.pay(BANK, f"c:{sym}", capital)
-            ctx.emit("corp", corp=sym, values={"funded": True})
+            ctx.corp_set(sym, funded=True)
             ctx.log(f"{sym} receives ${capital} from the bank.")
     if state.ending is not None and state.ending["after"] == "next set":
-        ctx.emit("ending", ending={**state.ending, "after": "set"})
+        ctx.emit(Ending({**state.ending, "after": "set"}))
     start_operating_set(ctx, number)
 
 

@@ -116,15 +116,17 @@ def check_float(ctx: Ctx, corp: str) -> None:
     c = ctx.state.corps[corp]
     if not c.floated and sold_from_ipo_percent(ctx.state, corp) >= \
             ctx.state.rules.corp_float_percent(corp):
-        ctx.emit("corp", corp=corp, values={"floated": True})
+        ctx.corp_set(corp, floated=True)
         ctx.log(f"{corp} floats.")
 
 
-def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool = True) -> None:
+def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool = True,
+                 protected: bool = False) -> None:
     """``seller`` sells ``count`` shares of ``corp`` to the bank pool at the current
     price: a presidency that passes is handed over first (certificates swapped), and the
     price drops one box per share after the whole block (5.1, 5.4, 4.5), unless
-    ``price_moves`` is False (1870 option bankrupt_prices=unchanged).  The caller has
+    ``price_moves`` is False (1870 option bankrupt_prices=unchanged).  A ``protected``
+    sale (1870) closes the company only when the protection is declined.  The caller has
     checked that the sale is allowed."""
     from . import market
 
@@ -145,4 +147,4 @@ def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool
                 "stays (a bankrupt president's sale).")
         return
     ctx.log(f"{seller} sells {shares} of {corp} for ${price * count}.")
-    market.move(ctx, corp, "down", count)
+    market.move(ctx, corp, "down", count, close=not protected)

@@ -16,6 +16,8 @@ from .board import BoardState, Map, load_map
 from .title import Title, load_title, load_title_for, variant_options
 
 BANK, IPO, POOL = "bank", "ipo", "pool"
+#: the holder of a closed company's certificates (out of the game)
+CLOSED = "closed"
 
 
 def player_holder(name: str) -> str:
@@ -252,5 +254,14 @@ def initial_state(title: str, names: list[str], seed: int, options: dict[str, st
         privates={p.sym: Private(p.sym, p.value) for p in rules.privates.values()},
         bank=rules.bank_cash - cash * len(names),
         priority=names[0],
-        board=BoardState.new(title_map(title)),
+        board=new_board(title, rules),
     )
+
+
+def new_board(title: str, rules: Title) -> BoardState:
+    """The board before the first tile: every tile of the manifest in the supply, less
+    the copies a variant leaves out (1870 option tiles=original)."""
+    board = BoardState.new(title_map(title))
+    for tile_id, n in rules.extra.get("board", {}).get("tiles_removed", {}).items():
+        board.tiles_left[tile_id] = board.tiles_left.get(tile_id, 0) - int(n)
+    return board

@@ -12,6 +12,7 @@ from typing import Any
 from . import protection, redemption
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
+from .facts import Par, PrivateOwner
 from .shares import (
     certificate_count,
     certificate_limit,
@@ -58,6 +59,11 @@ def may_buy_now(state: GameState) -> str | None:
         return "In this game you may not buy after selling in the same turn."
     if turn.get("company_action"):
         return "You acted for a company this turn; that is the whole turn."
+    name = state.round.get("current")
+    if state.options.get("compliance") == "sell-first" and name in state.names and \
+            limit_problems(state, name) and sell_options(state, name):
+        return (f"{'; '.join(limit_problems(state, name))}: sell to come within the limits "
+                "before buying (option compliance=sell-first).")
     return None
 
 
@@ -86,7 +92,7 @@ def place_par_token(ctx: Ctx, corp: str, price: int) -> None:
     require(cell is not None, f"{money(price)} is not a par value; choose one of {pars}.",
             "1830 4.2")
     assert cell is not None
-    ctx.emit("par", corp=corp, price=price, row=cell.row, col=cell.col)
+    ctx.emit(Par.at(ctx.state, corp, price, cell.row, cell.col))
     ctx.log(f"{corp} is parred at {money(price)}.")
 
 
@@ -211,6 +217,10 @@ def sale_blocker(state: GameState, name: str, corp: str, count: int) -> str | No
         return f"You hold only {held} {corp} share{'s' if held > 1 else ''}."
     if c.par is None:
         return f"{corp} shares cannot be sold before {corp} has a par value."
+    if corp in state.round.get("turn", {}).get("sold", []) and \
+            state.rules.extra.get("selling", {}).get("once_per_company_per_turn"):
+        return (f"You sold {corp} shares this turn already: a company's shares are sold in "
+                "one sale (1870 Selling Shares, p.12).")
     over = protection.over_limit_sale_problem(state, name, corp, count)
     if over is not None:
         return over
@@ -264,9 +274,9 @@ def sell_block(ctx: Ctx, corp: str, count: int) -> None:
     require(problem is None, problem or "", "1830 5.1")
     protected = protection.protection_applies(state)
     before = protection.snapshot(state, corp) if protected else None
-    sell_to_pool(ctx, actor, corp, count)
+    sell_to_pool(ctx, actor, corp, count, protected=before is not None)
     protection.forget_over_limit(ctx, actor, corp)
-    if before is not None and not state.corps[corp].closed:
+    if before is not None:
         protection.queue_sale(ctx, actor, corp, count, before)
     sold = dict(state.round["sold"])
     sold[actor] = sorted(set(sold.get(actor, [])) | {corp})
@@ -311,7 +321,7 @@ def answer_proposal(ctx: Ctx, accepted: bool) -> None:
     sym, seller, buyer, price = prop["private"], prop["seller"], prop["buyer"], prop["price"]
     require(player_cash(state, buyer) >= price, f"{buyer} no longer has {money(price)}.")
     ctx.pay(player_holder(buyer), player_holder(seller), price)
-    ctx.emit("private", sym=sym, owner=player_holder(buyer))
+    ctx.emit(PrivateOwner(sym, player_holder(buyer)))
     ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
     ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=prop["proposer"])
 

@@ -27,6 +27,7 @@ from typing import Any
 from .board import stops_at, tile_at
 from .context import Ctx, money, require
 from .errors import RulesError
+from .facts import Marker, MarkerRemoved, PrivateClosed, PrivateUsed, Station
 from .ortrack import city_for, corp_reach, reserved_for, unreached_city
 from .state import BANK, GameState, corp_holder
 
@@ -122,7 +123,7 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         raise RulesError(message, STATION)
     require(state.corps[corp].cash >= price, f"A station marker costs {corp} {money(price)}; "
             f"it has {money(state.corps[corp].cash)}.", STATION)
-    ctx.emit("token", hex=coord, stop=stop, corp=corp)
+    ctx.emit(Station.on(state, coord, stop, corp))
     ctx.pay(corp_holder(corp), BANK, price)
     ctx.log(f"{corp} places a station on {coord} for {money(price)}.")
     ctx.round_set(turn={**state.round["turn"], "token": True})
@@ -166,17 +167,17 @@ def place_destination_marker(ctx: Ctx, corp: str, at_destination: bool) -> None:
                 "additional $100 station marker.")
         at_destination = False
     if not at_destination:
-        ctx.emit("corp", corp=corp, values={"destination_marker": "kept"})
+        ctx.corp_set(corp, destination_marker="kept")
         ctx.log(f"{corp} keeps its destination marker as an additional $100 station marker.")
         return
     stop = _war_space(state, corp, dest)
     if stop is not None:
-        ctx.emit("token", hex=dest, stop=stop, corp=corp)
+        ctx.emit(Station.on(state, dest, stop, corp))
         where = "in a city space (station marker wars)"
     else:
         where = "at the edge of the hex"
-    ctx.emit("marker", name=key, marker={"hex": dest, "stop": stop})
-    ctx.emit("corp", corp=corp, values={"destination_marker": "placed"})
+    ctx.emit(Marker(key, {"hex": dest, "stop": stop}))
+    ctx.corp_set(corp, destination_marker="placed")
     ctx.log(f"{corp} places its destination marker on {dest} {where}; it doubles the value of "
             f"{dest} for {corp} at the end of a route.")
 
@@ -213,8 +214,8 @@ def settle_destination_markers(ctx: Ctx) -> None:
         stop = _war_space(state, corp, marker["hex"])
         if stop is not None and not any(h == marker["hex"] for h, _ in
                                         state.board.stations(corp)):
-            ctx.emit("token", hex=marker["hex"], stop=stop, corp=corp)
-            ctx.emit("marker", name=key, marker={**marker, "stop": stop})
+            ctx.emit(Station.on(state, marker["hex"], stop, corp))
+            ctx.emit(Marker(key, {**marker, "stop": stop}))
             ctx.log(f"{corp}'s destination marker moves into the free city space on "
                     f"{marker['hex']}.")
 
@@ -282,8 +283,8 @@ def place_cattle(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     coord = str(action.get("hex") or "").upper()
     _where(state, "cattle", coord)
     stop = _stop_for(state, coord, action.get("city"), "cattle")
-    ctx.emit("marker", name="cattle", marker={"hex": coord, "stop": stop, "corp": corp})
-    ctx.emit("private_used", sym=sym)
+    ctx.emit(Marker("cattle", {"hex": coord, "stop": stop, "corp": corp}))
+    ctx.emit(PrivateUsed(sym))
     bonus = state.rules.private(sym).extra["token"].get("bonus", 10)
     ctx.log(f"{corp} places the cattle token ({sym}) on {coord}: +{money(bonus)} for {corp} "
             "on every route through it.")
@@ -306,7 +307,7 @@ def place_port(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
                 "closed port replaces it there, as a token is never moved.", PRIVATES)
         require(placed.get("round") != here, "The open port may be replaced by the closed "
                 "port in a later operating round, not in the one it was placed.", PRIVATES)
-        ctx.emit("marker", name="port", marker={**placed, "open": False, "round": here})
+        ctx.emit(Marker("port", {**placed, "open": False, "round": here}))
         ctx.log(f"{corp} replaces the open port on {placed['hex']} with the closed port.")
     else:
         require(coord is not None, "Say where the port goes: port open M20 or port closed "
@@ -314,11 +315,11 @@ def place_port(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         assert coord is not None
         _where(state, "port", coord)
         stop = _stop_for(state, coord, action.get("city"), "port")
-        ctx.emit("marker", name="port", marker={"hex": coord, "stop": stop, "corp": corp,
-                                                "open": not closed, "round": here})
+        ctx.emit(Marker("port", {"hex": coord, "stop": stop, "corp": corp, "open": not closed,
+                                 "round": here}))
         ctx.log(f"{corp} places the {'closed' if closed else 'open'} port ({sym}) on {coord}.")
     if closed:
-        ctx.emit("private_closed", sym=sym)
+        ctx.emit(PrivateClosed(sym))
         ctx.log(f"{sym} closes (the closed port).")
 
 
@@ -327,7 +328,7 @@ def remove_port_and_cattle_tokens(ctx: Ctx) -> None:
     for name in ("cattle", "port"):
         marker = ctx.state.board.markers.get(name)
         if marker is not None:
-            ctx.emit("marker_removed", name=name)
+            ctx.emit(MarkerRemoved(name))
             ctx.log(f"The {name} token leaves {marker['hex']}.")
 
 

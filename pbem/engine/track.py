@@ -185,23 +185,34 @@ def _pieces(tile: Tile, rotation: int) -> list[frozenset[int]]:
     return [frozenset(e.n for e in p if e.kind == "edge") for p in pieces]
 
 
+def tokens_after_lay(board_map: Map, board: BoardState, coord: str, tile_id: str,
+                     rotation: int) -> list[list[str]] | None:
+    """The stations on ``coord`` once the tile lies there, one list per stop of the new
+    tile (each city's stations moved to the city token_map gives it); None when the hex
+    has no stations."""
+    mapping = token_map(board_map, board, coord, tile_id, rotation)
+    if mapping is None:
+        raise ValueError(f"tile {tile_id} at rotation {rotation} does not fit {coord}")
+    if coord not in board.tokens:
+        return None
+    moved: list[list[str]] = [[] for _ in board_map.tiles[tile_id].stops]
+    for old_index, corps in enumerate(board.tokens[coord]):
+        if corps:
+            moved[mapping[old_index]] = list(corps)
+    return moved
+
+
 def lay_tile(board_map: Map, board: BoardState, coord: str, tile_id: str, rotation: int) -> None:
     """Put the tile on the board: supply counts, stations moved to their new cities.
     Apply only what lay_problem() accepted."""
     old, _ = tile_at(board_map, board, coord)
-    mapping = token_map(board_map, board, coord, tile_id, rotation)
-    if mapping is None:
-        raise ValueError(f"tile {tile_id} at rotation {rotation} does not fit {coord}")
+    tokens = tokens_after_lay(board_map, board, coord, tile_id, rotation)
     if coord in board.tiles:
         board.tiles_left[old.id] = board.tiles_left.get(old.id, 0) + 1
     board.tiles_left[tile_id] = board.tiles_left.get(tile_id, 0) - 1
     board.tiles[coord] = (tile_id, rotation)
-    if coord in board.tokens:
-        moved: list[list[str]] = [[] for _ in board_map.tiles[tile_id].stops]
-        for old_index, corps in enumerate(board.tokens[coord]):
-            if corps:
-                moved[mapping[old_index]] = list(corps)
-        board.tokens[coord] = moved
+    if tokens is not None:
+        board.tokens[coord] = tokens
 
 
 # -- the track graph --------------------------------------------------------------------------

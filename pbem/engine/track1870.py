@@ -28,6 +28,7 @@ from . import hexes
 from .board import Map, tile_at
 from .context import Ctx, money, require
 from .errors import RulesError
+from .facts import Marker, PrivateUsed, TileLaid
 from .ortrack import (
     choose_rotation,
     connects,
@@ -268,13 +269,13 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
             f"terrain; {corp} has {money(state.corps[corp].cash)}.", TRACK)
     moved = token_map(state.map, state.board, coord, tile_id, rotation) or {}
-    ctx.emit("tile", hex=coord, tile=tile_id, rotation=rotation)
+    ctx.emit(TileLaid.on(state, coord, tile_id, rotation))
     ctx.pay(corp_holder(corp), BANK, cost)
     follow_markers(ctx, coord, moved)
     paid = f" and pays {money(cost)} for the terrain" if cost else ""
     if discount is not None:
         paid += f" ({discount}'s $40 off)"
-        ctx.emit("private_used", sym=discount)
+        ctx.emit(PrivateUsed(discount))
     free = " (free, with the Mississippi River Bridge Company)" if use_home else ""
     ctx.log(f"{corp} lays tile {tile_id} on {coord} ({exits_text(state, tile_id, rotation)})"
             f"{paid}{free}.")
@@ -329,7 +330,7 @@ def follow_markers(ctx: Ctx, coord: str, moved: Mapping[int, int]) -> None:
     for name, marker in sorted(ctx.state.board.markers_at(coord).items()):
         stop = marker.get("stop")
         if stop is not None and moved.get(stop, stop) != stop:
-            ctx.emit("marker", name=name, marker={**marker, "stop": moved[stop]})
+            ctx.emit(Marker(name, {**marker, "stop": moved[stop]}))
 
 
 def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:

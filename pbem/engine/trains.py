@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .context import Ctx, money
+from .facts import Phase, PrivateClosed, Train
 from .state import BANK, POOL, GameState, corp_holder
 from .title import TrainDef
 
@@ -58,7 +59,7 @@ def phase_for_train(state: GameState, name: str) -> str | None:
 
 
 def move_train(ctx: Ctx, name: str, source: str, dest: str) -> None:
-    ctx.emit("train", name=name, source=source, dest=dest)
+    ctx.emit(Train(name, source, dest))
 
 
 def buy_from_bank(ctx: Ctx, corp: str, train: TrainDef, price: int) -> None:
@@ -85,7 +86,7 @@ def enter_phase(ctx: Ctx, name: str) -> None:
     limit are discarded by their presidents afterwards (ortrains.after_purchase)."""
     state = ctx.state
     phase = state.rules.phase(name)
-    ctx.emit("phase", name=name)
+    ctx.emit(Phase(name))
     ctx.log(f"Phase {phase.rulebook} begins: train limit {phase.train_limit}, "
             f"tiles {', '.join(phase.tiles)}.")
     trigger = phase.on_train
@@ -124,7 +125,7 @@ def rust(ctx: Ctx, name: str) -> None:
 def close_all_privates(ctx: Ctx) -> None:
     for sym, private in ctx.state.privates.items():
         if not private.closed:
-            ctx.emit("private_closed", sym=sym)
+            ctx.emit(PrivateClosed(sym))
     ctx.log("All private companies close.")
 
 

@@ -10,21 +10,23 @@ docs/18xx-games.md says what cannot be carried over.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from .. import service
-from ..engine import ortrack
+from ..engine import orrun, ortrack
 from ..engine.board import tile_at
-from ..engine.facts import Fact
-from ..engine.game import apply_facts
+from ..engine.errors import RulesError
+from ..engine.facts import Fact, Record
+from ..engine.game import apply_facts, decide
 from ..engine.operating import train_moves
 from ..engine.routes import check_run
 from ..engine.state import GameState
 from ..store import Store, open_store
 from .options import site_rules
 from .sitecerts import SiteCerts
-from .siteflow import site_passes_for
+from .siteflow import site_company_step_open, site_passes_for, site_track_open
 from .sitenames import SiteNames
 
 SiteAction = dict[str, Any]
@@ -100,16 +102,18 @@ class Exporter:
                 apply_facts(self.state, event["facts"])
         return self.document()
 
-    def step(self, actor: str, command: dict[str, Any], facts: list[Fact]) -> list[SiteAction]:
-        """Write one command decided on the exporter's state (``facts`` are its decision),
-        then apply it; returns the site actions written for it."""
+    def step(self, actor: str, command: dict[str, Any],
+             decided: Sequence[Fact | Record]) -> list[SiteAction]:
+        """Write one command decided on the exporter's state (``decided``: its facts, or
+        their records as stored), then apply it; returns the site actions written."""
+        facts = [f.to_json() if isinstance(f, Fact) else dict(f) for f in decided]
         first = len(self.actions)
         self.command(actor, command, facts)
         apply_facts(self.state, facts)
         self.free_certificates(facts)
         return self.actions[first:]
 
-    def free_certificates(self, facts: list[Fact]) -> None:
+    def free_certificates(self, facts: list[Record]) -> None:
         """A private company bought by a player brings its ordinary share with it (1830
         CA: PRR_1, 1870 MKT: MKT_1); a president's certificate comes with the par."""
         for fact in facts:
@@ -120,7 +124,7 @@ class Exporter:
                 self.certs.move(share, fact["owner"])
 
     def transfer(self, corp: str, shares: list[str], to: str, percent: int,
-                 facts: list[Fact]) -> None:
+                 facts: list[Record]) -> None:
         """Move ``shares`` in the site's certificates, swapping the president's
         certificate as the site does when ``facts`` change the president."""
         before = self.state.corps[corp].certs[0]
@@ -131,7 +135,7 @@ class Exporter:
                             before if before.startswith("p:") else None,
                             now if now.startswith("p:") else None)
 
-    def command(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def command(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         kind = action["type"]
         handler = getattr(self, "on_" + kind, None)
         if handler is None:
@@ -145,7 +149,7 @@ class Exporter:
         self.connection_check(connecting, operating, facts)
 
     def connection_check(self, before: str | None, operating: str | None,
-                         facts: list[Fact]) -> None:
+                         facts: list[Record]) -> None:
         """1870: the site announces each connection run with a ``destination_connection``
         auto action of the action after which it starts (the company that just operated,
         or the one running)."""
@@ -167,7 +171,7 @@ class Exporter:
             {"type": "destination_connection", "entity": entity,
              "entity_type": "corporation", "created_at": self.now, "corporations": corps})
 
-    def name_trains(self, facts: list[Fact], upto: int) -> dict[int, str]:
+    def name_trains(self, facts: list[Record], upto: int) -> dict[int, str]:
         """The site ids of the trains the facts before ``upto`` move (each named once)."""
         found = {}
         for i, fact in enumerate(facts[:upto]):
@@ -177,21 +181,23 @@ class Exporter:
         return found
 
     # -- the private auction and stock rounds ----------------------------------------------
-    def on_buy_private(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_buy_private(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         if action.get("from"):  # a corporation buys a private company
             self.buy_company(action, facts)
             return
         sym = next(f["sym"] for f in facts if f["f"] == "private")
         self.player("bid", actor, company=sym, price=self.state.privates[sym].price)
 
-    def on_bid(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_bid(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         sym = action.get("private") or self.state.round["auction"]["private"]
         self.player("bid", actor, company=sym, price=action["amount"])
 
-    def on_pass(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_pass(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         rnd = self.state.round
         if rnd.get("kind") == "operating":
             corp = rnd["current"]
+            if any(f["f"] == "corp_closed" and f["corp"] == corp for f in facts):
+                return  # 1870: it closed at its dividend step; the site goes on by itself
             for _ in range(self.steps_left(corp)):
                 self.corp("pass", corp)
             return
@@ -203,7 +209,7 @@ class Exporter:
         """The site passes by itself for a player it offers nothing but a pass."""
         return site_passes_for(self.state, actor)
 
-    def on_par(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_par(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         cell = next(f for f in facts if f["f"] == "par")
         corp = action["corp"]
         self.player("par", actor, corporation=corp,
@@ -211,7 +217,7 @@ class Exporter:
         if self.certs.holder_of(f"{corp}_0") == "ipo":
             self.certs.move(f"{corp}_0", f"p:{actor}")
 
-    def on_buy_share(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_buy_share(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         """One ``buy_shares`` per certificate (the site buys brown-zone shares one by one);
         a change of president comes with the last."""
         corp, holder = action["corp"], f"p:{actor}"
@@ -222,8 +228,27 @@ class Exporter:
                         percent=self.state.rules.ordinary_percent)
             self.transfer(corp, [share], holder, self.state.rules.ordinary_percent,
                           facts if i == len(bought) - 1 else [])
+        if self.site_offers_more(actor, action, facts):
+            self.player("pass", actor)
 
-    def on_sell(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def site_offers_more(self, actor: str, action: dict[str, Any], facts: list[Record]) -> bool:
+        """pbem ended the turn with a purchase in a zone where several shares may be
+        bought at once, and one more was possible: the site, which sells them one by
+        one, waits for the player's pass."""
+        after = self.state.clone()
+        apply_facts(after, facts)
+        rnd = after.round
+        if rnd.get("kind") == "stock" and rnd.get("current") == actor and \
+                not rnd.get("protection"):
+            return False  # the turn goes on: the player passes himself
+        more = {**action, "count": int(action.get("count") or 1) + 1}
+        try:
+            decide(self.state, actor, more)
+        except RulesError:
+            return False
+        return True
+
+    def on_sell(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         holder = f"p:{actor}"
         for sale in action["sales"]:
             corp, count = sale["corp"], sale["count"]
@@ -234,7 +259,7 @@ class Exporter:
             self.last_sale[corp] = [s for s in shares if self.certs.holder_of(s) == "pool"]
 
     # -- 1870: price protection, redemption, reissue ---------------------------------------
-    def on_protect(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_protect(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         """The site's protection is the president's purchase of the shares sold."""
         corp = next(f["corp"] for f in facts if f["f"] == "cert")
         count = sum(1 for f in facts if f["f"] == "cert" and f["to"] == f"p:{actor}")
@@ -246,11 +271,11 @@ class Exporter:
         self.player("buy_shares", actor, shares=shares, percent=percent)
         self.transfer(corp, shares, f"p:{actor}", percent, facts)
 
-    def on_redeem(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_redeem(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         if any(f["f"] == "cert" for f in facts):  # else it waits for the seller's accept
             self.redeemed(action["corp"], facts)
 
-    def redeemed(self, corp: str, facts: list[Fact]) -> None:
+    def redeemed(self, corp: str, facts: list[Record]) -> None:
         """The corporation buys one of its shares: the pool's first, else the seller's
         first ordinary one; on the site it joins the corporation's own (unbuyable until
         reissued)."""
@@ -261,14 +286,14 @@ class Exporter:
         self.certs.move(share, "ipo")
         self.certs.unbuyable.add(share)
 
-    def on_reissue(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_reissue(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         corp = action["corp"]
         shares = [s for s in self.certs.held(corp, "ipo") if s in self.certs.unbuyable]
         self.corp("sell_shares", corp, shares=shares,
                   percent=len(shares) * self.state.rules.ordinary_percent)
         self.certs.unbuyable.difference_update(shares)
 
-    def on_exchange(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_exchange(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         cert = next(f for f in facts if f["f"] == "cert")
         corp = cert["corp"]
         share = self.certs.to_buy(corp, fact_source(self.state, cert))
@@ -277,20 +302,20 @@ class Exporter:
         self.transfer(corp, [share], f"p:{actor}", self.state.rules.ordinary_percent, facts)
 
     # -- operating rounds ------------------------------------------------------------------
-    def before_operating(self, kind: str, facts: list[Fact]) -> None:
+    def before_operating(self, kind: str, facts: list[Record]) -> None:
         """The site's explicit passes of the track and station steps."""
         rnd = self.state.round
         if rnd.get("kind") != "operating" or not rnd.get("current") or rnd.get("proposal") \
                 or rnd.get("connection") or rnd.get("protection"):
             return
         corp, turn = rnd["current"], rnd["turn"]
-        later = {"run", "payout", "withhold", "buy_train", "pass", "sell",
+        later = {"run", "payout", "withhold", "half", "buy_train", "pass", "sell",
                  "bankrupt"}
-        if kind == "token" and turn["step"] == "track" and not turn["laid"] \
+        if kind == "token" and turn["step"] == "track" and site_track_open(self.state, corp) \
                 and not turn.get("retoken"):
             self.corp("pass", corp)
         if kind in later and turn["step"] in ("track", "token"):
-            if not turn["laid"] and turn["step"] == "track":
+            if turn["step"] == "track" and site_track_open(self.state, corp):
                 self.corp("pass", corp)
             if not turn["token"] and ortrack.token_options(self.state, corp):
                 self.corp("pass", corp)
@@ -298,16 +323,9 @@ class Exporter:
     def steps_left(self, corp: str) -> int:
         """The site's steps still open at the end of the turn, each ended by a pass: the
         train step while a train could be bought, the company step while a private
-        company could be (phases 3 and 4)."""
-        state = self.state
+        company could be."""
         left = 1 if self.train_step_open(corp) else 0
-        if state.phase and state.rules.phase(state.phase).corporations_buy_privates:
-            cash = state.corps[corp].cash
-            if any(p.owner.startswith("p:") and not p.closed and cash >= p.price // 2
-                   and not state.rules.private(s).extra.get("no_sale_to_corporation")
-                   for s, p in state.privates.items()):
-                left += 1
-        return left
+        return left + (1 if site_company_step_open(self.state, corp) else 0)
 
     def train_step_open(self, corp: str) -> bool:
         """The site's train step offers a purchase (from the bank, the pool, or another
@@ -319,7 +337,7 @@ class Exporter:
         others = any(c.trains for s, c in state.corps.items() if s != corp)
         return bool(train_moves(state, corp)) or (room and others and state.corps[corp].cash > 0)
 
-    def on_lay(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_lay(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         tile = next(f for f in facts if f["f"] == "tile")
         coord = tile["hex"]
         bare = not tile_at(self.state.map, self.state.board, coord)[0].paths
@@ -331,7 +349,7 @@ class Exporter:
         if bare and self.state.options.get("station_retile", "keep") == "keep":
             self.keep_stations(coord, facts)
 
-    def keep_stations(self, coord: str, facts: list[Fact]) -> None:
+    def keep_stations(self, coord: str, facts: list[Record]) -> None:
         """On the site the corporation laying a tile on a bare two-city hex re-places the
         stations there (station_retile=choose); pbem's default kept their city numbers:
         write that choice."""
@@ -351,7 +369,7 @@ class Exporter:
             return action["with"], "company"
         return self.state.round["current"], "corporation"
 
-    def on_token(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_token(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         fact = next(f for f in facts if f["f"] in ("token", "token_move"))
         corp = self.state.round["current"]
         entity, entity_type = self.acting(action)
@@ -366,10 +384,10 @@ class Exporter:
         rnd = self.state.round
         return str((rnd.get("connection") or {}).get("corp") or rnd["current"])
 
-    def on_run(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_run(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.emit_run(self.operating(), facts)
 
-    def emit_run(self, corp: str, facts: list[Fact]) -> None:
+    def emit_run(self, corp: str, facts: list[Record]) -> None:
         """The run the facts record (pbem runs the best routes when a dividend is
         decided without a run first)."""
         run: dict[str, Any] = {}
@@ -383,12 +401,24 @@ class Exporter:
         else:
             after = self.state.clone()
             apply_facts(after, facts)
-            run = after.round["turn"].get("run") or {}
+            run = (after.round.get("turn") or {}).get("run") or {} \
+                if after.round.get("current") == corp else \
+                next((f["values"]["turn"]["run"] for f in facts if f["f"] == "round_set"
+                      and (f["values"].get("turn") or {}).get("run") is not None), {})
         if not run.get("routes"):
+            if self.route_step_open(corp):  # ran nothing where it could run
+                self.corp("run_routes", corp, routes=[], extra_revenue=0, subsidy=0)
             return  # the site skips the step when there is no route
         used: set[str] = set()  # each train runs once: two 2-trains are 2-0 and 2-1
         routes = [self.route(corp, r, used) for r in run["routes"]]
         self.corp("run_routes", corp, routes=routes, extra_revenue=0, subsidy=0)
+
+    def route_step_open(self, corp: str) -> bool:
+        """The site waits for ``corp``'s run: it has trains and a route for them."""
+        if not self.state.corps[corp].trains:
+            return False
+        top = orrun.best(self.state, corp)
+        return top is not None and top.total > 0
 
     def route(self, corp: str, summary: dict[str, Any], used: set[str]) -> dict[str, Any]:
         """One route in the site's form: the train's id, the track between the stops."""
@@ -412,16 +442,16 @@ class Exporter:
                 "revenue": summary["revenue"], "revenue_str": "-".join(stop_hexes),
                 "nodes": nodes}
 
-    def on_payout(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_payout(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.dividend("payout", facts)
 
-    def on_withhold(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_withhold(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.dividend("withhold", facts)
 
-    def on_half(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_half(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.dividend("half", facts)
 
-    def dividend(self, kind: str, facts: list[Fact]) -> None:
+    def dividend(self, kind: str, facts: list[Record]) -> None:
         corp = self.operating()
         rnd = self.state.round
         ran = (rnd["connection"] if rnd.get("connection") else rnd["turn"])["run"]
@@ -430,23 +460,27 @@ class Exporter:
         self.corp("dividend", corp, kind=kind)
 
     # -- 1870: the destination marker, the cattle and port tokens ------------------------------
-    def on_destination(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_destination(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         choice = "Map" if (action.get("marker") or "place") == "place" else "Charter"
         self.corp("choose", self.operating(), choice=choice)
 
-    def on_cattle(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_cattle(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.add("assign", "SCC", "company", target=action["hex"], target_type="hex")
 
-    def on_port(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_port(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
+        """The site's first assign of the GSC places the open port, the second closes it:
+        the closed port placed at once is both."""
         marker = next(f["marker"] for f in facts if f["f"] == "marker")
-        self.add("assign", "GSC", "company", target=marker["hex"], target_type="hex")
+        times = 2 if not marker["open"] and "port" not in self.state.board.markers else 1
+        for _ in range(times):
+            self.add("assign", "GSC", "company", target=marker["hex"], target_type="hex")
 
     # -- the referee --------------------------------------------------------------------------
-    def on_end_game(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_end_game(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         """The site's game ended by hand (by a player there)."""
         self.player("end_game", self.players[0]["name"])
 
-    def on_as(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_as(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         inner = action["action"]
         handler = getattr(self, "on_" + inner["type"], None)
         if handler is None:
@@ -454,11 +488,14 @@ class Exporter:
                               "18xx.games action")
         handler(action["player"], inner, facts)
 
-    def on_buy_train(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
-        if any(f["f"] == "train" for f in facts):  # else it waits for the seller's accept
-            self.trains_bought(self.state.round["current"], action.get("trade"), facts)
+    def on_buy_train(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
+        corp = self.state.round["current"]
+        if any(f["f"] == "train" and f["dest"] == f"c:{corp}" for f in facts):
+            self.trains_bought(corp, action.get("trade"), facts)
+        # else it waits for the seller's accept, or the company closed before (1870: its
+        # withhold of nothing took its token into the closing section)
 
-    def trains_bought(self, corp: str, trade: str | None, facts: list[Fact]) -> None:
+    def trains_bought(self, corp: str, trade: str | None, facts: list[Record]) -> None:
         """The purchase among the facts (the first train arriving at ``corp``), with the
         train traded in before it."""
         holder = f"c:{corp}"
@@ -475,22 +512,22 @@ class Exporter:
                 fields["exchange"] = earlier
         self.corp("buy_train", corp, **fields)
 
-    def price_paid(self, corp: str, facts: list[Fact]) -> int:
+    def price_paid(self, corp: str, facts: list[Record]) -> int:
         paid = [f["amount"] for f in facts if f["f"] == "cash" and f["from"] == f"c:{corp}"]
         return paid[-1] if paid else 0
 
-    def on_discard(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_discard(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         corp = self.state.round["discards"][0]
         for train in self.name_trains(facts, len(facts)).values():
             self.corp("discard_train", corp, train=train)
 
-    def buy_company(self, action: dict[str, Any], facts: list[Fact]) -> None:
+    def buy_company(self, action: dict[str, Any], facts: list[Record]) -> None:
         corp = self.state.round["current"]
         if not any(f["f"] == "private" for f in facts):
             return  # waits for the seller's accept
         self.corp("buy_company", corp, company=action["private"], price=action["price"])
 
-    def on_accept(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_accept(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         prop = self.state.round.get("proposal") or {}
         if prop.get("kind") == "private":
             self.corp("buy_company", prop["buyer"], company=prop["private"],
@@ -500,13 +537,13 @@ class Exporter:
         elif prop.get("kind") == "redeem":
             self.redeemed(prop["corp"], facts)
 
-    def on_decline(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_decline(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         """A declined offer never happened on the site; a declined price protection is
         the president's pass (1870)."""
         if self.state.round.get("protection"):
             self.player("pass", actor)
 
-    def on_bankrupt(self, actor: str, action: dict[str, Any], facts: list[Fact]) -> None:
+    def on_bankrupt(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         self.corp("bankrupt", self.state.round["current"])
 
     # -- the document ----------------------------------------------------------------------

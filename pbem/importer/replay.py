@@ -202,7 +202,7 @@ class Replay:
             entry.commands.append((command, text))
 
     def say(self, site: SiteAction, entry: Applied) -> None:
-        from ..mail.talk import record
+        from ..mail.processing.talk import record
 
         speaker = self.translator.names.get(str(site.get("entity")))
         if speaker is None:

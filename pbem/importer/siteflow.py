@@ -30,9 +30,73 @@ def site_offers_private(state: GameState, player: str) -> bool:
                and sym not in barred for sym, p in state.privates.items())
 
 
+#: moves that do not keep the site from passing for a stock-round player: an exchange of
+#: MH is no turn of his, and the site offers a redemption or reissue (1870) only to a
+#: player who may also buy or sell (its corporations' actions are not his own)
+NOT_HIS_TURN = frozenset({"pass", "exchange", "redeem", "reissue"})
+
+
 def site_passes_for(state: GameState, player: str) -> bool:
-    """The site passes by itself for a stock-round player it offers nothing but a pass
-    (an exchange of MH is no turn of his)."""
+    """The site passes by itself for a stock-round player it offers nothing but a pass."""
     moves = legal_moves(state).get(player, [])
-    return all(m["action"]["type"] in ("pass", "exchange") for m in moves) \
+    return all(m["action"]["type"] in NOT_HIS_TURN for m in moves) \
         and not site_offers_private(state, player)
+
+
+#: 1870: the private company with a tile lay a corporation may still buy (the site
+#: keeps the track step open for it in the phases corporations buy private companies)
+TILE_LAYING_PRIVATES = {"1870": ("MRBC", frozenset({"2", "3"}))}
+
+
+def site_track_open(state: GameState, corp: str) -> bool:
+    """Whether the site still waits in ``corp``'s track step (for a lay or a pass): no
+    tile laid yet, 1870's second yellow tile, or a tile-laying private company it owns
+    and has not used, or could still buy (tobymao/18xx ``Tracker#can_lay_tile?``: it
+    does not look for a legal placement)."""
+    turn = state.round["turn"]
+    if state.rules.extra.get("board"):  # 1870: two yellow tiles or one upgrade
+        if (turn.get("lays") or []) in ([], ["yellow"]):
+            return True
+    elif not turn["laid"]:
+        return True
+    sym, phases = TILE_LAYING_PRIVATES.get(state.title, ("", frozenset()))
+    private = state.privates.get(sym)
+    if private is None or private.closed:
+        return False
+    if private.owner == f"c:{corp}":  # its lay, while unused, keeps the step open
+        return not private.used and turn.get("home_lay") != "used"
+    if not private.owner.startswith("p:") or state.phase not in phases:
+        return False
+    return state.corps[corp].cash >= -(-state.rules.private(sym).value // 2)
+
+
+#: 1870: in phase 1 the site offers the MRBC to these corporations (always, while they
+#: have its minimum price: tobymao/18xx ``G1870::Step::BuyCompany``)
+EARLY_PRIVATE = {"1870": ("MRBC", frozenset({"MP", "SSW"}), "1")}
+
+
+#: private companies whose ability, while unused and owned by the operating corporation,
+#: keeps the site's last step (buying private companies) open for a pass: their owner
+#: may use it any time in its turn (the ``owning_corp_or_turn`` abilities)
+ANY_TIME_ABILITIES = {"1830": frozenset({"CS"}), "1870": frozenset({"SCC", "GSC"})}
+
+
+def site_company_step_open(state: GameState, corp: str) -> bool:
+    """Whether the site's step for buying private companies waits for ``corp``'s pass:
+    in the phases corporations buy them, while a player owns one it may buy for at least
+    half its value; in 1870's phase 1, for the MP and SSW and the MRBC; and while it owns
+    a private company whose ability it may still use (tobymao/18xx ``BuyCompany#actions``
+    with ``blocks``)."""
+    if any(state.privates[sym].owner == f"c:{corp}" and not state.privates[sym].closed
+           and not state.privates[sym].used
+           for sym in ANY_TIME_ABILITIES.get(state.title, frozenset()) if sym in state.privates):
+        return True
+    cash = state.corps[corp].cash
+    sym, buyers, phase = EARLY_PRIVATE.get(state.title, ("", frozenset(), ""))
+    if state.phase == phase and sym:
+        return corp in buyers and cash >= -(-state.rules.private(sym).value // 2)
+    if not state.phase or not state.rules.phase(state.phase).corporations_buy_privates:
+        return False
+    return any(p.owner.startswith("p:") and not p.closed and cash >= -(-p.price // 2)
+               and not state.rules.private(s).extra.get("no_sale_to_corporation")
+               for s, p in state.privates.items())

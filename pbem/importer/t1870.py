@@ -111,6 +111,11 @@ class Translator1870(CommonTranslator):
         if sym == "GSC":
             placed = state.board.markers.get("port")
             closed = placed is not None and placed.get("hex") == coord
+            nxt = self.upcoming[0] if self.upcoming else {}
+            if placed is None and nxt.get("type") == "assign" and nxt.get("entity") == "GSC" \
+                    and nxt.get("target") == coord:
+                closed = True  # the site's open port closed at once: the closed port
+                self.absorbed += 1
             return [Command(actor, {"type": "port", "hex": coord, "closed": closed,
                                     "city": None})]
         raise Unsupported(f"pbem knows no assign by {sym}")

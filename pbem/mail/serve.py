@@ -10,8 +10,10 @@ transaction), then mark done on the server; see docs/mail-service.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from ..moderation.timecalc import parse_moment
@@ -90,27 +92,50 @@ class Poller:
         return "again" if outcome.note == "already handled" else outcome.status
 
     async def run(self) -> None:
-        """Poll until stopped, reconnecting with backoff after any failure."""
+        """Poll until stopped, reconnecting with backoff after any failure. A stop ends
+        whatever is awaited at once (connecting, waiting for news, a slow answer): the
+        processing of a message is never interrupted (it awaits nothing), and a message
+        processed but not yet marked done is only marked on the next start."""
         backoff = 1.0
         while not self.stop.is_set():
             mailbox = Mailbox(self.config.imap, self.config.imap.secret())
             try:
-                await mailbox.open()
-                self.connected.set()
-                backoff = 1.0
-                while not self.stop.is_set():
-                    await self.drain(mailbox)
-                    if self.stop.is_set():
-                        break
-                    await mailbox.wait(self.stop)
+                if await _unless_stopped(self._session(mailbox), self.stop):
+                    backoff = 1.0
             except MailboxError as exc:
                 log.warning("IMAP: %s; reconnecting in %.0f s", exc, backoff)
-                self.connected.clear()
                 await _sleep_unless(self.stop, backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
             finally:
                 self.connected.clear()
                 await mailbox.close()
+
+    async def _session(self, mailbox: Mailbox) -> bool:
+        """One connection: open, then drain and wait until stopped; True once open."""
+        await mailbox.open()
+        self.connected.set()
+        while not self.stop.is_set():
+            await self.drain(mailbox)
+            if self.stop.is_set():
+                break
+            await mailbox.wait(self.stop)
+        return True
+
+
+async def _unless_stopped(work: Awaitable[bool], stop: asyncio.Event) -> bool:
+    """``work``'s result, or False when ``stop`` is set first (``work`` is cancelled)."""
+    task = asyncio.ensure_future(work)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return False
+    return task.result()
 
 
 class SendLoop:

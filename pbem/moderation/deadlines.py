@@ -131,7 +131,7 @@ class Schedule:
             self.kicked.discard(player)
             self.absences.pop(player, None)
         elif kind == "undo_request":
-            self.undo_requests[seq] = UndoRequest(seq, player, command["to"],
+            self.undo_requests[seq] = UndoRequest(seq, player, command["keep"],
                                                   list(command["take_back"]),
                                                   list(command["ask"]), _moment(command["due"]))
         elif kind == "undo_answer" and command["request"] in self.undo_requests:

@@ -84,7 +84,7 @@ def table(lines: Iterable[GameLine]) -> str:
 def games_of_address(store: Store, email: str) -> list[tuple[GameLine, str]]:
     """The games an address plays (as which seat) or referees, with their state."""
     found: dict[int, list[str]] = {}
-    for row in store.seats_of(email):
+    for row in store.players_by_email(email):
         found.setdefault(int(row["game_id"]), []).append(f"you play {row['name']}")
     for row in store.refereed_by(email):
         found.setdefault(int(row["id"]), []).append("you referee it")

@@ -21,8 +21,9 @@ deadline happened, whatever the game's moves). Their ``command`` is a dict with 
 ``replace``               seat ``player`` is played from now on by ``person`` at
                           ``email`` (was ``old_email``)
 ``kick``                  seat ``player`` is played by the pass policy from now on
-``undo_request``          ``player`` asks to take back events ``take_back`` (to
-                          ``to``), ``ask``: the players whose consent is needed,
+``undo_request``          ``player`` asks to take back events ``take_back`` (the
+                          game kept to ``keep``), ``ask``: the players whose consent
+                          is needed,
                           ``due``: when the request expires
 ``undo_answer``           ``player`` answers request ``request``: ``accept``/``decline``
 ``undo_closed``           request ``request`` ended: ``outcome`` (done, declined,
@@ -51,7 +52,7 @@ def append(store: Store, game_id: int, command: Mapping[str, Any], text: str, *,
 
 def events(store: Store, game_id: int) -> list[dict[str, Any]]:
     """The game's moderation events, in order."""
-    return store.events_of_kind(game_id, KIND)
+    return store.events_of_kind(game_id, (KIND,))
 
 
 def of_type(moderation: list[dict[str, Any]], *types: str) -> list[dict[str, Any]]:

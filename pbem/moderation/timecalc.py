@@ -154,9 +154,13 @@ def counted(start: datetime, end: datetime, days: frozenset[int] = ALL_DAYS) -> 
     return total
 
 
+_UTC_NAMES = frozenset({"utc", "etc/utc", "gmt", "etc/gmt", "z", "zulu", "universal"})
+
+
 def zone(name: str | None) -> ZoneInfo | None:
-    """The time zone of an IANA name (``Europe/Berlin``), None when unknown or none."""
-    if not name:
+    """The time zone of an IANA name (``Europe/Berlin``); None when unknown, none, or
+    UTC itself (a time in UTC is shown once)."""
+    if not name or name.strip().lower() in _UTC_NAMES:
         return None
     try:
         return ZoneInfo(name)

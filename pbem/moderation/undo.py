@@ -60,7 +60,7 @@ def request(store: Store, game_id: int, player: str, rule: str, schedule: Schedu
         out.lines.append(f"[{seq}] undo: {taken} taken back.")
         return out
     due = _due(schedule, now)
-    command = {"type": "undo_request", "player": player, "to": plan.keep,
+    command = {"type": "undo_request", "player": player, "keep": plan.keep,
                "take_back": [m.seq for m in plan.take_back], "ask": list(plan.ask),
                "due": iso(due) if due else None}
     until = f" by {show_moment(due)}" if due else ""

@@ -47,7 +47,7 @@ def bid(args: Args, ctx: ParseContext) -> Action:
 
 def buy(args: Args, ctx: ParseContext) -> Action:
     """Everything that starts with 'buy': privates, shares, a par, trains."""
-    words = plain(args.words)
+    words = plain(args.words, ctx=ctx)
     if not words:
         return _buy_cheapest(ctx)
     if _is_train_purchase(words, ctx):
@@ -192,10 +192,10 @@ def par_words(words: list[str], ctx: ParseContext) -> Action:
 
 def sell(args: Args, ctx: ParseContext) -> Action:
     """sell 2 PRR, 1 NYC | sell PRR | sell private DH to Bob for 80."""
-    words = [w for w in args.words if w.lower() not in {"a", "an", "the", "of", "$"}]
-    lowered = [w.lower() for w in words]
+    lowered = [w.lower() for w in args.words]
     if (lowered and lowered[0] == "private") or "to" in lowered:
-        return _sell_private(plain(words, also={"private"}), ctx)
+        return _sell_private(plain(args.words, also={"private"}, ctx=ctx), ctx)
+    words = [w for w in args.words if w.lower() not in {"a", "an", "the", "of", "$"}]
     sales = [sale for chunk in _chunks(words) for sale in _chunk_sales(chunk, ctx)]
     if not sales:
         raise Unclear("say what to sell: sell 2 PRR")

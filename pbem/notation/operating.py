@@ -295,7 +295,7 @@ def discard(args: Args, ctx: ParseContext) -> Action:
 def redeem(args: Args, ctx: ParseContext) -> Action:
     """redeem MP | redeem MP from Bob (1870: the company buys back one of its shares,
     from the open market or, when it has none, from a player)."""
-    words = plain(args.words)
+    words = plain(args.words, ctx=ctx)
     source = None
     lowered = [w.lower() for w in words]
     if "from" in lowered:

@@ -76,10 +76,14 @@ _HANDLERS: dict[str, Handler] = {
     "back": service.back,
     "list": service.listing,
     "games": service.listing,
+    "auto": service.auto,
+    "mail": service.mail,
+    "picture": service.picture,
+    "tz": service.tz,
+    "timezone": service.tz,
+    "settings": bare("settings", {"my", "all"}),
+    "key": service.key,
 }
-
-#: Verbs that take the rest of their line, ';' included.
-_WHOLE_LINE_VERBS = frozenset({"say", "run", "away"})
 
 _SAY = re.compile(r"say(?:\s+|$)", re.IGNORECASE)
 _AWAY = re.compile(r"away(?:\s+|$)", re.IGNORECASE)
@@ -125,8 +129,9 @@ def parse_commands(text: str, ctx: ParseContext) -> list[ParsedCommand]:
 def split_commands(text: str, ctx: ParseContext) -> list[tuple[int, str]]:
     """(line number, command) for each command: one per line or several split by ';'.
 
-    A command starting with 'say' or 'run' (also after 'as <player>') takes the
-    rest of its line, ';' included.
+    A command starting with 'say' (also after 'as <player>') takes the rest of its
+    line, ';' included; a 'run' takes its routes up to the next ';' that does not
+    start another route ('run 3: H12-I15; 2: E19-F20; payout' is a run and a payout).
     """
     commands: list[tuple[int, str]] = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -139,23 +144,41 @@ def _split_line(line: str, ctx: ParseContext) -> list[str]:
     rest = line
     while rest:
         head, _, tail = rest.partition(";")
-        if _takes_whole_line(head, ctx):
+        verb = _verb_of(head, ctx)
+        if verb in ("say", "away"):  # the rest of the line: talk, an absence's reason
             head, tail = rest, ""
+        elif verb == "run":  # its routes run on past ';' while what follows is a route
+            while tail and _starts_route(tail.partition(";")[0], ctx):
+                route, _, tail = tail.partition(";")
+                head += ";" + route
         if head.strip():
             commands.append(head.strip())
         rest = tail
     return commands
 
 
-def _takes_whole_line(command: str, ctx: ParseContext) -> bool:
+def _verb_of(command: str, ctx: ParseContext) -> str:
+    """The verb of a command (after 'as <player>'), lower-cased."""
     command = _unbullet(command.strip())
     verb, rest = _first_word(command)
     if verb.lower() == "as":
         player = _player_at_start(rest, ctx)
         if player is None:
-            return False
+            return "as"
         verb, rest = _first_word(rest[len(player) :].strip())
-    return verb.lower() in _WHOLE_LINE_VERBS
+    return verb.lower()
+
+
+_ROUTE_START = re.compile(
+    r"\s*(?P<train>[A-Za-z0-9]+?)(?:-?trains?)?\s*(?::|\s+[A-Za-z]{1,2}[0-9])"
+)
+
+
+def _starts_route(text: str, ctx: ParseContext) -> bool:
+    """Does ``text`` (what follows a ';' on a run line) start a route ('2: E19-F20',
+    '2 E19 F20') rather than another command ('payout', 'buy train')?"""
+    match = _ROUTE_START.match(text)
+    return match is not None and ctx.train(match["train"]) is not None
 
 
 # reading one command
@@ -169,7 +192,7 @@ def _read(text: str, ctx: ParseContext, nested: bool = False) -> Action:
         raise Unclear("that is more than one line; write one command per line")
     say = _SAY.match(command)
     if say:
-        return service.say(command[say.end() :])
+        return service.say(command[say.end() :], ctx)
     away = _AWAY.match(command)
     if away:
         return service.away(command[away.end() :])

@@ -112,6 +112,17 @@ def _one(verb: str, key: str) -> Printer:
     return lambda a: _words(verb, a[key])
 
 
+def _auto(a: Action) -> str:
+    if a.get("cancel"):
+        return "auto cancel"
+    if a.get("order") == "pass":
+        return "auto pass"
+    if a.get("order") == "buy":
+        until = f"until {a['until']}%" if a.get("until") else None
+        return _words("auto buy", a["corp"], a.get("source"), until)
+    return "auto"
+
+
 _PRINTERS: dict[str, Printer] = {
     "bid": _bid,
     "buy_private": _buy_private,
@@ -140,7 +151,14 @@ _PRINTERS: dict[str, Printer] = {
     "port": lambda a: _words("port", "closed" if a.get("closed") else "open", a.get("hex"),
                              a.get("city")),
     "cattle": lambda a: _words("cattle", a["hex"], a.get("city")),
-    "say": _one("say", "text"),
+    "say": lambda a: (f"say to {', '.join(a['to'])}: {a['text']}" if a.get("to")
+                      else f"say {a['text']}"),
+    "auto": lambda a: _auto(a),
+    "mail": _one("mail", "mode"),
+    "picture": lambda a: "picture on" if a["on"] else "picture off",
+    "tz": _one("tz", "zone"),
+    "settings": _plain("settings"),
+    "key": _plain("key new"),
     "help": _help,
     "show": _plain("show"),
     "history": lambda a: f"history {a['first']}-{a['last']}" if a.get("first") else

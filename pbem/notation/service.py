@@ -25,10 +25,23 @@ _EMAIL = re.compile(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+")
 HISTORY_DEFAULT = 20
 
 
-def say(text: str) -> Action:
-    """say <text>: table talk, kept exactly as typed."""
+_PRIVATE = re.compile(r"to\s+(?P<names>[^:]+?)\s*:\s*(?P<text>.*)", re.IGNORECASE | re.DOTALL)
+
+
+def say(text: str, ctx: ParseContext | None = None) -> Action:
+    """say <text>: table talk to everybody, kept exactly as typed; say to Bob: <text>
+    (or to Bob, Cat: ...) reaches only those named."""
     if not text:
         raise Unclear("'say' needs the words to pass on, like: say good luck everyone")
+    private = _PRIVATE.fullmatch(text) if ctx is not None else None
+    if private is not None:
+        names = [n for n in re.split(r"\s*(?:,|\band\b)\s*", private["names"]) if n]
+        found = [ctx.player(n) for n in names] if ctx is not None else []
+        if names and all(found):
+            if not private["text"].strip():
+                raise Unclear("say what to pass on: say to Bob: shall we team up?")
+            return {"type": "say", "text": private["text"].strip(),
+                    "to": list(dict.fromkeys(n for n in found if n))}
     return {"type": "say", "text": text}
 
 
@@ -223,8 +236,8 @@ def answer(kind: str) -> Handler:
 
 
 def kick(args: Args, ctx: ParseContext) -> Action:
-    """kick Alice."""
-    words = plain(args.words)
+    """kick Alice (the name as it is: a player may be called A)."""
+    words = [w for w in args.words if w != ","]
     player, size = player_prefix(words, ctx)
     if size != len(words):
         raise extra_word(words[size], "kick Alice")
@@ -243,3 +256,99 @@ def end(args: Args, ctx: ParseContext) -> Action:
         "to end your turn write 'done' ('end' alone marks the end of your commands)",
         suggestions=["done"],
     )
+
+
+# standing orders and settings
+
+_SOURCES = {"ipo": "ipo", "initial": "ipo", "offering": "ipo", "pool": "pool", "market": "pool",
+            "bank": "pool"}
+_PERCENT = re.compile(r"(?P<n>[0-9]{1,3})\s*%?")
+
+
+def auto(args: Args, ctx: ParseContext) -> Action:
+    """auto | auto pass | auto cancel | auto buy PRR [ipo|pool] [until 60%]."""
+    words = [w for w in plain(args.words, also={"from", "the", "share", "shares", "one"})]
+    lowered = [w.lower() for w in words]
+    if not words:
+        return {"type": "auto"}
+    if lowered in (["pass"], ["done"]):
+        return {"type": "auto", "order": "pass"}
+    if lowered[0] in ("cancel", "off", "stop", "none", "clear") and len(words) == 1:
+        return {"type": "auto", "cancel": True}
+    if lowered[0] == "buy":
+        return _auto_buy(words[1:], ctx)
+    raise Unclear("a standing order is auto pass, auto buy PRR until 60%, auto cancel, or "
+                  "auto alone (your orders)", suggestions=["auto pass", "auto cancel"])
+
+
+def _auto_buy(words: list[str], ctx: ParseContext) -> Action:
+    usage = "auto buy PRR until 60%"
+    order: Action = {"type": "auto", "order": "buy"}
+    at = 0
+    while at < len(words):
+        word, lowered = words[at], words[at].lower()
+        if "corp" not in order and ctx.corporation(word) is not None:
+            order["corp"] = ctx.corporation(word)
+        elif lowered in _SOURCES and "source" not in order:
+            order["source"] = _SOURCES[lowered]
+        elif lowered in ("until", "to", "upto", "till") and at + 1 < len(words):
+            order["until"] = _percent(words[at + 1], usage)
+            at += 1
+        elif _PERCENT.fullmatch(word) and "until" not in order:
+            order["until"] = _percent(word, usage)
+        else:
+            raise Unclear(f"'{word}' does not belong in a standing order; write it as {usage}"
+                          " (or auto buy PRR pool until 60%)", word=word,
+                          vocabulary=ctx.corporation_symbols)
+        at += 1
+    if "corp" not in order:
+        raise Unclear(f"say which corporation: {usage}")
+    return order
+
+
+def _percent(word: str, usage: str) -> int:
+    match = _PERCENT.fullmatch(word)
+    if match is None or not 10 <= int(match["n"]) <= 100:
+        raise Unclear(f"'{word}' is not a share of a corporation in percent; write it as {usage}")
+    return int(match["n"])
+
+
+def mail(args: Args, ctx: ParseContext) -> Action:
+    """mail compact | mail full."""
+    words = {w.lower() for w in plain(args.words, also={"me", "please"})}
+    for mode in ("compact", "full"):
+        if words == {mode} or words == {mode, "mail"}:
+            return {"type": "mail", "mode": mode}
+    if words & {"short", "small", "brief"}:
+        return {"type": "mail", "mode": "compact"}
+    raise Unclear("say which mail you want: mail compact (results, prompt, your holdings) or "
+                  "mail full (also the board, the market and the map)",
+                  suggestions=["mail compact", "mail full"])
+
+
+def picture(args: Args, ctx: ParseContext) -> Action:
+    """picture on | picture off (the map as an image in full mails)."""
+    words = {w.lower() for w in plain(args.words)}
+    if words <= {"on", "yes", "show"} and words:
+        return {"type": "picture", "on": True}
+    if words <= {"off", "no", "none", "hide"} and words:
+        return {"type": "picture", "on": False}
+    raise Unclear("write picture on or picture off", suggestions=["picture on", "picture off"])
+
+
+def tz(args: Args, ctx: ParseContext) -> Action:
+    """tz Europe/Berlin (a time zone by its IANA name; tz UTC)."""
+    words = plain(args.words, also={"is", "to", "="})
+    if len(words) != 1 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+\-/]{1,40}", words[0]):
+        raise Unclear("name your time zone like tz Europe/Berlin or tz America/New_York",
+                      suggestions=["tz UTC"])
+    return {"type": "tz", "zone": words[0]}
+
+
+def key(args: Args, ctx: ParseContext) -> Action:
+    """key new: a new key and reply address (the old ones refused from then on)."""
+    words = [w.lower() for w in plain(args.words, also={"a", "please", "me"})]
+    if words == ["new"]:
+        return {"type": "key", "new": True}
+    raise Unclear("key new asks for a new key and reply address; a line key XXXXXXXX gives "
+                  "your key with your commands", suggestions=["key new"])

@@ -15,24 +15,36 @@ _LONGEST = 200
 def closest(text: str, candidates: list[str], n: int = 3, cutoff: float = _CUTOFF) -> list[str]:
     """The candidates (canonical commands) most like ``text``, best first.
 
-    Likeness is difflib's ratio over the lower-cased texts (the typed verb read
-    as its canonical verb: 'done' is 'pass', a misspelt 'biid' is 'bid') plus a
-    bonus when the candidate has the same verb;
-    candidates scoring below ``cutoff`` are left out.
+    Likeness is difflib's ratio over the lower-cased texts with their numbers masked
+    (the typed verb read as its canonical verb: 'done' is 'pass', a misspelt 'biid' is
+    'bid') plus a bonus when the candidate has the same verb; candidates scoring below
+    ``cutoff`` are left out. Among equally like ones, the numbers nearest the typed
+    ones come first, then the lower numbers (par NYC 71, 76, 82 for 'par NYC 75').
     """
     typed = _normal(text)
     verb = _verb(typed, fuzzy=True)
     if verb is not None:
         typed = " ".join([verb, *typed.split(" ")[1:]])
-    scored: list[tuple[float, int, str]] = []
+    numbers = _numbers(typed)
+    scored: list[tuple[float, int, tuple[int, ...], int, str]] = []
     for index, candidate in enumerate(dict.fromkeys(candidates)):
         wanted = _normal(candidate)
-        score = difflib.SequenceMatcher(None, typed, wanted).ratio()
+        score = difflib.SequenceMatcher(None, _NUMBER.sub("#", typed),
+                                        _NUMBER.sub("#", wanted)).ratio()
         if verb is not None and _verb(wanted) == verb:
             score += _VERB_BONUS
-        scored.append((-score, index, candidate))
+        theirs = _numbers(wanted)
+        distance = sum(abs(a - b) for a, b in zip(numbers, theirs, strict=False))
+        scored.append((-round(score, 6), distance, theirs, index, candidate))
     scored.sort()
-    return [candidate for score, _, candidate in scored[:n] if -score >= cutoff]
+    return [entry[-1] for entry in scored[:n] if -entry[0] >= cutoff]
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(number) for number in _NUMBER.findall(text)[:4])
 
 
 def _normal(text: str) -> str:

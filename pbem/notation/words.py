@@ -41,10 +41,24 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-def plain(words: Iterable[str], also: Iterable[str] = ()) -> list[str]:
-    """The words without commas, noise words and the extra words given."""
+#: Words a player's name follows: "to Bob", "from Alice".
+PARTY_WORDS = frozenset({"to", "from", "by"})
+
+
+def plain(words: Iterable[str], also: Iterable[str] = (),
+          ctx: ParseContext | None = None) -> list[str]:
+    """The words without commas, noise words and the extra words given. With ``ctx``, a
+    player's name after to/from/by stays even when it is a noise word (a player
+    called A: ``sell private MH to A for 100``)."""
     skip = NOISE | {",", *also}
-    return [w for w in words if w.lower() not in skip]
+    kept: list[str] = []
+    previous = ""
+    for word in words:
+        named = ctx is not None and previous in PARTY_WORDS and ctx.player(word) is not None
+        if named or word.lower() not in skip:
+            kept.append(word)
+        previous = word.lower()
+    return kept
 
 
 def looks_numeric(word: str) -> bool:

@@ -9,9 +9,9 @@ tile 57 laid W-E and a PRR station::
      / H16 \          city revenue (or an off-board area's name)
     |  $20  |         station spaces: corporation letters, '.' free, lower case a home
     |- (P) -|           kept free; track leaving W and E (-)
-    |       |         label, terrain cost of an empty hex, blocking private company
-     \ 57  /          the tile number, between the marks of SW (/) and SE (\)
-       \y/            the tile's colour at the bottom corner
+    |  57y  |         the tile and its colour (57y: tile 57, yellow), label, terrain cost
+     \     /            of an empty hex, blocking private company; the tile goes on the
+       \ /              bottom edge, between SW (/) and SE (\), only where no line has room
 """
 
 from __future__ import annotations
@@ -92,13 +92,22 @@ def hex_cells(view: HexView, frozen_codes: tuple[tuple[str, str], ...]
         dx, dy, char = EXIT_MARKS[edge]
         cells[(dx, dy)] = char
     put(cells, 1, 3, 3, view.coord)
-    put(cells, 5, 3, 3, view.tile or "")
-    letter = COLOUR_LETTERS.get(view.colour)
-    if letter:
-        cells[(4, 6)] = letter
-    for (line, left, size), text in zip(BODY, body_lines(view, codes), strict=True):
+    mark = tile_mark(view)
+    lines = body_lines(view, codes, mark)
+    if mark and not any(mark in line.split() for line in lines):
+        put(cells, 5, 3, 3, mark)  # no room inside: on the hex's bottom edge
+    for (line, left, size), text in zip(BODY, lines, strict=True):
         put(cells, line, left + (size - len(text)) // 2, len(text), text)
     return cells
+
+
+def tile_mark(view: HexView) -> str:
+    """The tile and its colour inside the hex: ``57y`` (tile 57, yellow); a printed
+    hex's colour alone (``G``); nothing for a plain hex."""
+    letter = COLOUR_LETTERS.get(view.colour, "")
+    if view.tile:
+        return f"{view.tile}{letter}"
+    return letter if view.colour not in (None, "white", "blue", "red") else ""
 
 
 def put(cells: dict[tuple[int, int], str], line: int, left: int, size: int, text: str) -> None:
@@ -107,8 +116,10 @@ def put(cells: dict[tuple[int, int], str], line: int, left: int, size: int, text
             cells[(left + i, line)] = char
 
 
-def body_lines(view: HexView, codes: Mapping[str, str]) -> tuple[str, str, str]:
-    """The three inner lines (7, 5 and 7 characters) of a hex."""
+def body_lines(view: HexView, codes: Mapping[str, str], mark: str = ""
+               ) -> tuple[str, str, str]:
+    """The three inner lines (7, 5 and 7 characters) of a hex; ``mark`` (the tile and
+    its colour) goes after the other items, on the bottom line where it fits."""
     lines = ["", "", ""]
     widths = (7, 5, 7)
     stops = sorted(view.stops, key=_northness)
@@ -117,7 +128,7 @@ def body_lines(view: HexView, codes: Mapping[str, str]) -> tuple[str, str, str]:
     elif stops:
         lines[0] = stop_text(stops[0], codes, compact=True)
         lines[2] = stop_text(stops[-1], codes, compact=True)
-    for item in extra_items(view, codes):
+    for item in extra_items(view, codes) + ([mark] if mark else []):
         for i in (2, 0, 1):
             joined = f"{lines[i]} {item}".strip()
             if len(joined) <= widths[i]:
@@ -214,7 +225,8 @@ def legend(codes: Mapping[str, str], column_note: str, markers: bool = False,
            marker_note: str = "") -> list[str]:
     stations = "  ".join(f"{letter}={sym}" for sym, letter in codes.items())
     text = [
-        "Legend: H12 hex; 57 tile; y/g/b/G tile colour (yellow, green, brown, gray);",
+        "Legend: H12 hex; 57y tile 57, yellow (g green, b brown, G gray; a letter",
+        "alone: the colour of a printed hex);",
         "\\ / - track leaves by that side; # impassable side; $20 city revenue;",
         "(PN.) station spaces: P, N stations, '.' free, p kept for p's home; *10 town;",
         "<40> off-board value now; ~80 water, ^120 mountain: the terrain cost of the",

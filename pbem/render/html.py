@@ -23,11 +23,21 @@ def symbol_pattern(symbols: Iterable[str]) -> re.Pattern[str]:
 
 
 def span(text: str, sym: str, faint: bool = False) -> str:
+    """``text`` in bold in the corporation's colours (``faint``: its colour on the page);
+    a <b> with the fewest characters that say so, since a late game's mail has hundreds."""
     back, fore = colour(sym)
     if faint:
-        return f'<span style="color:{back};font-weight:bold">{escape(text)}</span>'
-    return (f'<span style="background:{back};color:{fore};font-weight:bold">'
-            f'{escape(text)}</span>')
+        return f'<b style="color:{short(back)}">{escape(text)}</b>'
+    return f'<b style="background:{short(back)};color:{short(fore)}">{escape(text)}</b>'
+
+
+def short(hex_colour: str) -> str:
+    """#ffffff -> #fff where the colour has a three-digit form."""
+    value = hex_colour.lower()
+    if len(value) == 7 and value[1] == value[2] and value[3] == value[4] and \
+            value[5] == value[6]:
+        return "#" + value[1] + value[3] + value[5]
+    return hex_colour
 
 
 def colour_symbols(text: str, symbols: Sequence[str]) -> str:

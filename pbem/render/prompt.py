@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.engine.game import legal_moves, to_act
+from pbem.engine.game import apply_facts, decide, legal_moves, to_act
 from pbem.engine.state import GameState
 from pbem.notation import format_action
 
@@ -33,6 +33,8 @@ class Offer:
 
     example: str
     note: str = ""
+    #: the example's action, where the prompt looks at what it would do
+    action: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
 
 def waiting_line(state: GameState, waiting: Sequence[str] | None = None) -> str:
@@ -128,7 +130,34 @@ def offers(state: GameState, viewer: str, moves: Sequence[Move] | None = None) -
     result: list[Offer] = []
     for kind, group in groups.items():
         result += SUMMARIES.get(kind, plain)(state, group)
+    return one_mail_turn(state, viewer, result)
+
+
+def one_mail_turn(state: GameState, viewer: str, found: list[Offer]) -> list[Offer]:
+    """In a stock round a buy does not end the turn (the player may still sell): the
+    buy example says ``buy PRR; done`` where the turn goes on after it, so one mail is
+    one turn; once the player has acted this turn, ``done`` ends it."""
+    if state.round.get("kind") != "stock":
+        return found
+    if state.round.get("turn", {}).get("acted"):
+        return [Offer("done", "end your turn") if o.example == "pass" else o for o in found]
+    result = []
+    for offer in found:
+        if offer.action is not None and offer.action.get("type") == "buy_share" and \
+                turn_goes_on(state, viewer, offer.action):
+            offer = Offer(offer.example + "; done", offer.note, offer.action)
+        result.append(offer)
     return result
+
+
+def turn_goes_on(state: GameState, viewer: str, action: dict[str, Any]) -> bool:
+    """Is it still ``viewer``'s turn after ``action``?"""
+    try:
+        after = state.clone()
+        apply_facts(after, decide(state, viewer, action).facts)
+    except Exception:  # noqa: BLE001 - a prompt never fails over an example
+        return False
+    return viewer in to_act(after)
 
 
 def prompt_text(state: GameState, viewer: str | None, recent: Sequence[str] = ()) -> str:
@@ -250,12 +279,15 @@ def buy_shares(state: GameState, moves: list[Move]) -> list[Offer]:
     result = []
     for source, group in by_source.items():
         where = "from the bank pool" if source == "pool" else "from the initial offering"
+        first = dict(group[0]["action"])
+        if source == "ipo":
+            first["source"] = None  # "buy PRR" takes it from the initial offering
         items = []
         for m in group:
             a = m["action"]
             count = f" (1 to {m['max']} shares)" if m.get("max", 1) > 1 else ""
             items.append(f"{a['corp']} {money(m.get('price'))}{count}")
-        result.append(Offer(text(group[0]), f"{where}: " + ", ".join(items)))
+        result.append(Offer(text({"action": first}), f"{where}: " + ", ".join(items), first))
     return result
 
 
@@ -309,6 +341,9 @@ def runs(state: GameState, moves: list[Move]) -> list[Offer]:
     conn = state.round.get("connection")
     if revenue is None and not conn:
         revenue, routes = best_run(state)
+    if revenue == 0 and not conn:
+        return [Offer("run", "no route earns anything yet: the trains run nothing (run "
+                      "nothing says the same)")]
     note = "the service runs the best routes"
     if conn:
         note = (f"{conn['corp']}'s connection run (one train from home to its destination and "
@@ -323,14 +358,16 @@ def runs(state: GameState, moves: list[Move]) -> list[Offer]:
 
 
 def example_route(state: GameState) -> str:
-    """A route to show how runs are written when the engine names none."""
+    """How a route of the operating corporation is written, when the engine names none:
+    its own first train from its home (never another corporation's track)."""
     conn = state.round.get("connection")
+    corp = conn["corp"] if conn else str(state.round.get("current"))
+    cdef = state.rules.corp(corp)
+    trains = state.corps[corp].trains
+    train = trains[0] if trains else state.rules.trains[0].name
     if conn:
-        corp = conn["corp"]
-        cdef = state.rules.corp(corp)
-        trains = state.corps[corp].trains
-        return f"{trains[0] if trains else '2'}: {cdef.home}-...-{cdef.destination}"
-    return "2: H12-H10"
+        return f"{train}: {cdef.home}-...-{cdef.destination}"
+    return f"{train}: {cdef.home}-..."
 
 
 def best_run(state: GameState) -> tuple[int | None, list[str]]:

@@ -11,8 +11,12 @@ seq order, reverts included (``Store.events``).
   lines gives ``actor: command``.
 * Commands that were taken back are left out; the undo (a revert event) says what it
   took back ("Ann takes back: buy SV").
-* The player's own doing after his last turn (his table talk, his undo) is left out,
-  and so is the clock's bookkeeping (deadlines set, reminders sent).
+* The player's own doing after his last turn (his table talk, his undo) is left out.
+* Private events are shown only to those they are for (``visible_to``): talk to some
+  players (``say to Bob: ...``), and a player's standing orders and settings. Talk,
+  orders and settings are not part of the game: a revert does not take them back.
+* The clock's bookkeeping (deadlines set, reminders sent: a command marked ``quiet``)
+  is left out.
 * At most ``limit`` lines: the last ones, after a line saying how many earlier lines
   were left out (``more`` may add where to find them).
 """
@@ -21,6 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from pbem.store.events import SERVICE_KINDS
 
 #: Lines shown at most: about one operating round of a full table.
 RECENT_LIMIT = 60
@@ -35,6 +41,29 @@ def last_turn(events: Sequence[Event], player: str) -> int:
         if event["kind"] == "command" and event["actor"] == player:
             last = int(event["seq"])
     return last
+
+
+def is_talk(event: Event) -> bool:
+    """Table talk (kind ``talk``; written as kind ``setup`` before there was one)."""
+    command = event.get("command")
+    return isinstance(command, Mapping) and command.get("type") == "say"
+
+
+def is_service_event(event: Event) -> bool:
+    """Talk, a standing order or a setting: not part of the game."""
+    return event["kind"] in SERVICE_KINDS or is_talk(event)
+
+
+def visible_to(event: Event, viewer: str | None) -> bool:
+    """May ``viewer`` (None: the referee) see this event? Private talk only its speaker
+    and those it was said to; a standing order or a setting only its player."""
+    if viewer is None:
+        return True
+    if event["kind"] in ("order", "setting"):
+        return event["actor"] == viewer
+    command = event.get("command")
+    to = command.get("to") if isinstance(command, Mapping) else None
+    return not to or viewer == event["actor"] or viewer in to
 
 
 def since_last_turn(events: Sequence[Event], player: str, limit: int = RECENT_LIMIT,
@@ -56,7 +85,8 @@ def since_last_turn(events: Sequence[Event], player: str, limit: int = RECENT_LI
         so_far.append(event)
         if quiet(event):
             continue
-        if seq > after and seq in kept and event["actor"] != player:
+        counts = seq in kept or is_service_event(event)
+        if seq > after and counts and event["actor"] != player and visible_to(event, player):
             lines += [str(line) for line in event["log"] or []] or [_command_line(event)]
     return bounded(lines, limit, more)
 

@@ -40,8 +40,17 @@ def round_name(state: GameState) -> str:
     if kind == "stock":
         return f"stock round {rnd['number']}"
     if kind == "operating":
-        return f"operating round {rnd['sr']}.{rnd['index']} (of {rnd['of']})"
+        return f"operating round {rnd['sr']}.{rnd['index']} of {rnd['of']}"
     return str(kind)
+
+
+def round_key(state: GameState) -> str:
+    """Changes exactly when a new round starts: ``auction:None.0``, ``stock:3.0``,
+    ``operating:3.2``, ``over``."""
+    rnd = state.round
+    if state.finished:
+        return "over"
+    return f"{rnd.get('kind')}:{rnd.get('number', rnd.get('sr'))}.{rnd.get('index', 0)}"
 
 
 def headline(state: GameState) -> str:
@@ -134,6 +143,8 @@ def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
     head += ["Own"] * redeemed + ["Trains", "Tokens", "Done"]
     rows = [head]
     operating = state.round.get("kind") == "operating"
+    # this round's: the corporation's own "operated" flag says it has ever operated
+    done = set(state.round.get("operated", [])) if operating else set()
     for sym in corps:
         c = state.corps[sym]
         if is_closed(state, sym):
@@ -150,7 +161,7 @@ def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
         ]
         row += [f"{treasury_shares(state, sym)}%"] * redeemed
         row += [" ".join(c.trains) or "-", f"{left}/{total}",
-                ("yes" if c.operated else "no") if operating and c.floated else "-"]
+                ("yes" if sym in done else "no") if operating and c.floated else "-"]
         rows.append(row)
     return rows
 
@@ -313,6 +324,35 @@ def table(rows: list[list[str]], left: set[int]) -> list[str]:
                  for i in range(n)]
         lines.append(" ".join(cells).rstrip())
     return lines
+
+
+def holdings_text(state: GameState, viewer: str) -> str:
+    """What ``viewer`` holds, in a few lines (compact mails): the headline, his cash,
+    certificates, worth, shares and privates, and each corporation he presides."""
+    lines = textwrap.wrap(headline(state), WIDTH, subsequent_indent="  ")
+    holder = player_holder(viewer)
+    shares = []
+    for corp in active_corps(state):
+        pct = state.percent(corp, holder)
+        if pct and not is_closed(state, corp):
+            role = " president" if state.president(corp) == viewer else ""
+            shares.append(f"{corp} {pct}%{role} at {money(state.price(corp))}")
+    player = state.player(viewer)
+    text = (f"{viewer}: {money(player.cash)}, {certificate_count(state, viewer)}/"
+            f"{certificate_limit(state)} certificates, worth {money(worth(state, viewer))}; "
+            f"shares: {', '.join(shares) or 'none'}; privates: "
+            f"{' '.join(state.privates_of(holder)) or 'none'}.")
+    lines += textwrap.wrap(text, WIDTH, subsequent_indent="  ")
+    for corp in active_corps(state):
+        if state.president(corp) != viewer or is_closed(state, corp):
+            continue
+        c = state.corps[corp]
+        left, total = tokens_left(state, corp)
+        text = (f"{corp} (yours): {cash_cell(state, viewer, corp)}, trains "
+                f"{' '.join(c.trains) or 'none'}, tokens {left}/{total}, initial offering "
+                f"{state.percent(corp, IPO)}%, pool {state.percent(corp, POOL)}%.")
+        lines += textwrap.wrap(text, WIDTH, subsequent_indent="  ")
+    return "\n".join(lines)
 
 
 def tables_text(state: GameState, viewer: str | None = None) -> str:

@@ -5,8 +5,8 @@ Open it with ``open_store(path)``; everything else is a method of ``Store``.
 
 from .db import BUSY_TIMEOUT_SECONDS, DEFAULT_DB_PATH, Store, connect, default_db_path, open_store
 from .errors import ConcurrencyError, StoreBusy, StoreError, UnknownGame, UnknownPlayer
-from .events import CONTENT_FIELDS, EVENT_KINDS, ZERO_HASH, effective, event_hash
-from .games import GAME_STATUSES, NOTIFY_MODES
+from .events import CONTENT_FIELDS, EVENT_KINDS, SERVICE_KINDS, ZERO_HASH, effective, event_hash
+from .games import GAME_STATUSES, NOTIFY_MODES, PLAYER_SETTINGS
 from .keys import check_key, hash_key, new_player_key
 from .mailqueue import INBOX_STATUSES, OUTBOX_STATUSES, InboxAdded
 from .migrations import MIGRATIONS, applied_migrations, apply_migrations
@@ -23,6 +23,8 @@ __all__ = [
     "NOTIFY_MODES",
     "OUTBOX_STATUSES",
     "PLAYER_STATUSES",
+    "PLAYER_SETTINGS",
+    "SERVICE_KINDS",
     "ZERO_HASH",
     "ConcurrencyError",
     "InboxAdded",

@@ -11,9 +11,14 @@ from typing import Any
 from .base import StoreBase, canonical_json
 from .errors import ConcurrencyError, StoreError
 
-#: ``moderation``: what the service records about the running of a game, without facts
-#: (deadlines, reminders, expiries, absences, seats, the referee's clock; docs/store.md).
-EVENT_KINDS = ("command", "revert", "setup", "moderation")
+#: command: a game command (facts); revert: an undo; setup: facts without a command;
+#: talk: table talk; order: a standing order set, cancelled or dropped; setting: a
+#: player's setting changed; moderation: the running of the game (deadlines,
+#: reminders, expiries, absences, seats, the referee's clock: docs/moderation.md).
+#: talk, order, setting and moderation events have no facts.
+EVENT_KINDS = ("command", "revert", "setup", "talk", "order", "setting", "moderation")
+#: Kinds that are not part of the game: a revert does not take them back.
+SERVICE_KINDS = ("talk", "order", "setting", "moderation")
 ZERO_HASH = "0" * 64
 # Every column except prev_hash and hash, in table order.
 CONTENT_FIELDS = (
@@ -152,6 +157,16 @@ class EventsMixin(StoreBase):
         )
         assert row is not None
         return int(row["last"])
+
+    def events_of_kind(self, game_id: int, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+        """The game's events of these kinds, in seq order, JSON decoded."""
+        self._require_game(game_id)
+        marks = ", ".join("?" for _ in kinds)
+        rows = self._rows(
+            f"SELECT * FROM events WHERE game_id = ? AND kind IN ({marks}) ORDER BY seq",
+            [game_id, *kinds],
+        )
+        return [decode_event(row) for row in rows]
 
     def effective_events(self, game_id: int) -> list[dict[str, Any]]:
         """The events a rebuild applies: reverted suffixes and revert events left out."""

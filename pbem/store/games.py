@@ -11,6 +11,14 @@ from .errors import StoreError, UnknownGame, UnknownPlayer
 
 GAME_STATUSES = ("active", "paused", "finished")
 NOTIFY_MODES = ("every", "round", "turn")
+#: Each player's settings (columns of ``players``) and their values; None: any text
+#: (``tz`` is checked by the caller, who knows the time zones).
+PLAYER_SETTINGS: dict[str, tuple[str, ...] | None] = {
+    "notify": NOTIFY_MODES,
+    "mail": ("full", "compact"),
+    "picture": ("on", "off"),
+    "tz": None,
+}
 
 
 def _decode_game(row: dict[str, Any]) -> dict[str, Any]:
@@ -95,6 +103,16 @@ class GamesMixin(StoreBase):
         """The players of a game, by seat."""
         return self._rows("SELECT * FROM players WHERE game_id = ? ORDER BY seat", [game_id])
 
+    def players_by_email(self, email: str) -> list[dict[str, Any]]:
+        """Every seat whose address of record is ``email`` (any case), in any game, with
+        its game's title and status, newest game first."""
+        return self._rows(
+            """SELECT players.*, games.title AS title, games.status AS status
+               FROM players JOIN games ON games.id = players.game_id
+               WHERE lower(trim(players.email)) = ? ORDER BY players.game_id DESC""",
+            [email.strip().lower()],
+        )
+
     def player(self, game_id: int, seat: int) -> dict[str, Any]:
         row = self._row("SELECT * FROM players WHERE game_id = ? AND seat = ?", [game_id, seat])
         if row is None:
@@ -109,12 +127,21 @@ class GamesMixin(StoreBase):
         self._update_player(game_id, seat, "key_hash", key_hash)
 
     def set_notify(self, game_id: int, seat: int, notify: str) -> None:
-        if notify not in NOTIFY_MODES:
+        self.set_player_setting(game_id, seat, "notify", notify)
+
+    def set_player_setting(self, game_id: int, seat: int, name: str, value: str) -> None:
+        """One of a player's settings (``PLAYER_SETTINGS``)."""
+        if name not in PLAYER_SETTINGS:
             raise StoreError(
-                f"Notification mode {notify!r} does not exist; use one of "
-                f"{', '.join(NOTIFY_MODES)}."
+                f"A player has no setting {name!r}; the settings are "
+                f"{', '.join(PLAYER_SETTINGS)}."
             )
-        self._update_player(game_id, seat, "notify", notify)
+        allowed = PLAYER_SETTINGS[name]
+        if allowed is not None and value not in allowed:
+            raise StoreError(
+                f"The setting {name} may be {', '.join(allowed)}, not {value!r}."
+            )
+        self._update_player(game_id, seat, name, value)
 
     def _update_player(self, game_id: int, seat: int, column: str, value: str) -> None:
         with self.transaction():

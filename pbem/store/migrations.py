@@ -124,18 +124,26 @@ def m0002_outbox_purpose(db: Database) -> None:
     db.execute("CREATE INDEX outbox_recipient_purpose ON outbox (recipient, purpose, created)")
 
 
-def m0003_seats_and_referee(db: Database) -> None:
+def m0003_player_settings(db: Database) -> None:
+    """Each player's mail settings besides ``notify``: ``mail`` (full or compact),
+    ``picture`` (on or off: the map as an image in full mails), ``tz`` (IANA name)."""
+    _run(db, [
+        "ALTER TABLE players ADD COLUMN mail TEXT NOT NULL DEFAULT 'full'",
+        "ALTER TABLE players ADD COLUMN picture TEXT NOT NULL DEFAULT 'on'",
+        "ALTER TABLE players ADD COLUMN tz TEXT NOT NULL DEFAULT 'UTC'",
+        "CREATE INDEX events_game_kind ON events (game_id, kind)",
+    ])
+
+
+def m0004_seats_and_referee(db: Database) -> None:
     """For running a game to its end (docs/moderation.md): players.person (who plays the
     seat when it is not the seat's own player: a replacement), players.status
-    (``playing``, ``kicked``), players.tz (the player's time zone, an IANA name, for
-    the deadlines in his mails), games.referee_key_hash (the referee acts by mail with a
+    (``playing``, ``kicked``), games.referee_key_hash (the referee acts by mail with a
     key of his own)."""
     _run(db, [
         "ALTER TABLE players ADD COLUMN person TEXT",
         "ALTER TABLE players ADD COLUMN status TEXT NOT NULL DEFAULT 'playing'",
-        "ALTER TABLE players ADD COLUMN tz TEXT",
         "ALTER TABLE games ADD COLUMN referee_key_hash TEXT",
-        "CREATE INDEX events_game_kind ON events (game_id, kind, seq)",
         "CREATE INDEX players_email ON players (email COLLATE NOCASE)",
     ])
 
@@ -143,7 +151,8 @@ def m0003_seats_and_referee(db: Database) -> None:
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
-    ("0003_seats_and_referee", m0003_seats_and_referee),
+    ("0003_player_settings", m0003_player_settings),
+    ("0004_seats_and_referee", m0004_seats_and_referee),
 ]
 
 

@@ -12,19 +12,11 @@ from typing import Any
 
 from .base import StoreBase
 from .errors import StoreError
-from .events import decode_event
 
 PLAYER_STATUSES = ("playing", "kicked")
 
 
 class SeatsMixin(StoreBase):
-    def events_of_kind(self, game_id: int, kind: str) -> list[dict[str, Any]]:
-        """The game's events of one kind, in seq order, JSON decoded."""
-        self._require_game(game_id)
-        rows = self._rows("SELECT * FROM events WHERE game_id = ? AND kind = ? ORDER BY seq",
-                          [game_id, kind])
-        return [decode_event(row) for row in rows]
-
     def games_list(self, statuses: tuple[str, ...] = ()) -> list[dict[str, Any]]:
         """Every game (or those of these statuses), by id, ``options`` left as JSON text."""
         if not statuses:
@@ -32,16 +24,6 @@ class SeatsMixin(StoreBase):
         marks = ", ".join("?" for _ in statuses)
         return self._rows(f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id",
                           list(statuses))
-
-    def seats_of(self, email: str) -> list[dict[str, Any]]:
-        """Every seat whose address of record is ``email`` (any case), in any game, with
-        the game's title and status; by game."""
-        return self._rows(
-            """SELECT players.*, games.title AS title, games.status AS game_status
-               FROM players JOIN games ON games.id = players.game_id
-               WHERE lower(trim(players.email)) = ? ORDER BY players.game_id, players.seat""",
-            [email.strip().lower()],
-        )
 
     def refereed_by(self, email: str) -> list[dict[str, Any]]:
         """The games whose referee's address is ``email`` (any case), by id."""
@@ -56,9 +38,6 @@ class SeatsMixin(StoreBase):
             raise StoreError(f"A seat cannot be {status!r}; it is one of "
                              f"{', '.join(PLAYER_STATUSES)}.")
         self._set_seat(game_id, seat, "status", status)
-
-    def set_player_tz(self, game_id: int, seat: int, tz: str | None) -> None:
-        self._set_seat(game_id, seat, "tz", tz)
 
     def set_referee(self, game_id: int, email: str | None, key_hash: str | None) -> None:
         """The game's referee: address and key hash (None, None: no referee)."""

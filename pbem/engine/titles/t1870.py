@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..context import Ctx
+from ..facts import PrivateClosed
 from .t1830 import Hooks1830
 
 
@@ -22,7 +23,7 @@ class Hooks1870(Hooks1830):
             extra = state.rules.private(sym).extra
             if extra.get("free_president") == corp and extra.get("is_president_certificate") \
                     and not private.closed:
-                ctx.emit("private_closed", sym=sym)
+                ctx.emit(PrivateClosed(sym))
                 ctx.log(f"The {sym} private company is now the {corp} president's certificate.")
 
 

@@ -24,7 +24,7 @@ REPLACED = "replace"
 
 def _former_player(store: Store, game_id: int, address: str) -> dict[str, Any] | None:
     """The replace event that took a seat from ``address``, if any."""
-    for event in reversed(store.events_of_kind(game_id, "moderation")):
+    for event in reversed(store.events_of_kind(game_id, ("moderation",))):
         command = event["command"]
         if command.get("type") == REPLACED and \
                 str(command.get("old_email", "")).strip().lower() == address:
@@ -37,6 +37,8 @@ class Sender:
     player: dict[str, Any] | None  # the authenticated player, or None
     reason: str = ""  # why not, for the rejection reply
     notify: dict[str, Any] | None = None  # whose address of record hears of a rejection
+    #: the player's key came from another address: the reply address has leaked
+    leaked: bool = False
 
 
 def _exists(store: Store, game_id: int) -> bool:
@@ -61,6 +63,17 @@ def find_game(store: Store, config: MailConfig, mail: InboundMail) -> tuple[int,
         game_id = row["game_id"] if row else game_of_own_id(config, mid)
         if game_id is not None and _exists(store, game_id):
             return int(game_id), None
+    return None
+
+
+def game_by_key(store: Store, mail: InboundMail, key: str | None) -> int | None:
+    """The game of a mail that names none (no reply address, tag or reference of ours)
+    but comes from a player's address of record with his key on a ``key`` line."""
+    if not key or not mail.from_addr:
+        return None
+    for player in store.players_by_email(mail.from_addr):
+        if player["status"] == "active" and key_matches(player["game_id"], player, key):
+            return int(player["game_id"])
     return None
 
 
@@ -91,7 +104,8 @@ def authenticate(store: Store, mail: InboundMail, game_id: int,
     if former is not None and not of_record:
         return Sender(None, f"the referee gave your seat {former['player']} in game "
                       f"#{game_id} to another player; mail from you is no longer taken",
-                      notify={"email": mail.from_addr, "name": former["player"]})
+                      notify={"email": mail.from_addr, "name": former["player"], "seat": -1,
+                              "key_hash": ""})
     if of_record:
         why = ("it carries no key" if not given else "the key in it is not yours")
         return Sender(None, f"{why}; a mail to the game needs your address and your key",
@@ -100,5 +114,5 @@ def authenticate(store: Store, mail: InboundMail, game_id: int,
         if any(key_matches(game_id, player, key) for key in given):
             return Sender(None, f"it came from {mail.from_addr or 'an unknown address'}, which "
                           f"is not your address of record, although it carries your key",
-                          notify=player)
+                          notify=player, leaked=True)
     return Sender(None, f"{mail.from_addr or 'the sender'} is not a player of game #{game_id}")

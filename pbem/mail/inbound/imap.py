@@ -43,6 +43,7 @@ class Mailbox:
         self.capabilities: set[str] = set()
         self.exists = 0
         self._lost = asyncio.Event()
+        self._greeted = False  # the server said hello: a LOGOUT may be sent on close
 
     @property
     def name(self) -> str:
@@ -62,6 +63,7 @@ class Mailbox:
                 self.client = aioimaplib.IMAP4(host=cfg.host, port=cfg.port, timeout=cfg.timeout,
                                                conn_lost_cb=self._connection_lost)
             await self.client.wait_hello_from_server()
+            self._greeted = True
         except (TimeoutError, OSError, aioimaplib.Abort) as exc:
             raise MailboxError(f"cannot connect to {cfg.host}:{cfg.port}: {exc!r}") from exc
         if cfg.security == "tls":
@@ -122,7 +124,7 @@ class Mailbox:
         if client is None:
             return
         try:
-            if not self._lost.is_set():
+            if self._greeted and not self._lost.is_set():
                 if client.has_pending_idle():
                     client.idle_done()
                 await asyncio.wait_for(client.logout(), 5)

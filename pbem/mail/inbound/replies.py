@@ -22,7 +22,8 @@ __all__ = [
 ]
 
 MAX_COMMAND_LINES = 50
-"""At most this many command lines are read from one mail (design, section 4)."""
+"""At most this many command lines are read from one mail by default (design, section 4;
+the service's ``limits.lines_per_mail`` sets its own)."""
 
 MAX_LINE_LENGTH = 1000
 """A longer line is not a command; it is listed as ignored."""
@@ -45,7 +46,7 @@ class StopReason(StrEnum):
 class CommandText:
     """The command lines of one mail.
 
-    ``lines`` holds at most ``MAX_COMMAND_LINES`` stripped, non-blank lines, as
+    ``lines`` holds at most ``limit`` stripped, non-blank lines, as
     typed (a line may hold several commands separated by ``;``: the command
     parser splits them).  ``ignored`` lists lines that looked like commands but
     were dropped, each as ``"<line>  (<why>)"``.  ``stop_line`` is the 1-based
@@ -60,6 +61,8 @@ class CommandText:
     stop_text: str = ""
     quoted_lines: int = 0
     """How many lines starting with '>' were skipped."""
+    limit: int = MAX_COMMAND_LINES
+    """The most command lines read."""
 
     @property
     def stop_description(self) -> str:
@@ -74,7 +77,7 @@ class CommandText:
             return f"Reading stopped {where}: the quoted earlier mail starts there ('{text}')."
         if self.stopped_at is StopReason.LINE_LIMIT:
             return (
-                f"Reading stopped {where}: only the first {MAX_COMMAND_LINES} "
+                f"Reading stopped {where}: only the first {self.limit} "
                 "command lines of a mail are read."
             )
         return "The whole mail was read."
@@ -175,7 +178,7 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def command_lines(body_text: str) -> CommandText:
+def command_lines(body_text: str, limit: int = MAX_COMMAND_LINES) -> CommandText:
     """Extract the command lines a player typed; linear in the body, never raises.
 
     Line by line: blank lines and lines starting with ``>`` are skipped; reading
@@ -183,11 +186,11 @@ def command_lines(body_text: str) -> CommandText:
     a phone signature ("Sent from my iPhone"), and at the start of a quoted
     earlier mail (an attribution such as "On <date>, <name> wrote:" in several
     languages, Outlook's "-----Original Message-----" or From:/Sent: block, a
-    "________" separator).  The first ``MAX_COMMAND_LINES`` remaining lines are
+    "________" separator).  The first ``limit`` remaining lines are
     the commands; later ones, and lines over ``MAX_LINE_LENGTH`` characters, are
     listed in ``ignored`` (the first ``MAX_IGNORED_LISTED``, then a count).
     """
-    result = CommandText()
+    result = CommandText(limit=limit)
     if not isinstance(body_text, str):
         return result
     lines = body_text.splitlines()
@@ -229,7 +232,7 @@ def command_lines(body_text: str) -> CommandText:
         if len(line) > MAX_LINE_LENGTH:
             ignore(line, f"longer than {MAX_LINE_LENGTH} characters")
             continue
-        if len(result.lines) < MAX_COMMAND_LINES:
+        if len(result.lines) < limit:
             result.lines.append(line)
             continue
         if not limit_reached:
@@ -239,7 +242,7 @@ def command_lines(body_text: str) -> CommandText:
             # Enough is listed; looking further would only cost time.
             result.ignored.append(f"... and the remaining {len(lines) - i} lines were not read")
             break
-        ignore(line, f"more than {MAX_COMMAND_LINES} command lines")
+        ignore(line, f"more than {limit} command lines")
     if extra_ignored:
         result.ignored.append(f"... and {extra_ignored} more over-long lines  (not listed)")
     return result

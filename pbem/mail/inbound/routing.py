@@ -114,7 +114,7 @@ def split_key_line(lines: list[str]) -> tuple[str | None, list[str]]:
     """
     for i, line in enumerate(lines):
         m = _KEY_LINE.fullmatch(line.strip())
-        if m:
+        if m and m.group(1).lower() != "new":  # "key new" is a command
             return m.group(1).lower(), lines[:i] + lines[i + 1 :]
     return None, list(lines)
 

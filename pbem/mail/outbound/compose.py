@@ -25,8 +25,8 @@ from email.utils import format_datetime, formataddr
 
 from ...store import Store
 from ..config import MailConfig
-from .templates import fill, to_html
-from .views import map_image
+from .templates import fill, shorten, to_html
+from .views import MAIL_LIMIT, MapImage, drawn_map
 
 # Purposes; the reply cap counts the mails of the REPLY_PURPOSES sent to an address.
 REPLY_PURPOSES = ("re", "rej")
@@ -46,6 +46,7 @@ class Outgoing:
     thread: str | None = None  # thread key (sr1, ...): References the thread root
     in_reply_to: str | None = None  # the player's Message-ID we answer
     extra_references: list[str] = field(default_factory=list)
+    picture: bool = True  # the map as a picture, where the text shows it (picture off)
 
 
 def message_id(config: MailConfig, game_id: int | None, purpose: str) -> str:
@@ -73,17 +74,34 @@ def game_of_own_id(config: MailConfig, mid: str) -> int | None:
 
 def subject_for(title: str, game_id: int, text: str) -> str:
     """``[1830 #12] SR 1: Alice to act``."""
-    subject = f"[{title} #{game_id}] {text}"
-    return subject if len(subject) <= 120 else subject[:117] + "..."
+    return shorten(f"[{title} #{game_id}] {text}", 120)
 
 
 def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
     """The whole message as bytes with CRLF line ends: text and HTML alternatives; when
-    the text shows the map, the HTML and the map picture (inline, by Content-ID)."""
+    the text shows the map, the HTML and the map picture (inline, by Content-ID), as
+    large as fits the mail in MAIL_LIMIT bytes (none when the player chose none)."""
     text = fill(config.templates_dir, out.template, out.values)
+    plain = _text_part(text, "plain")
+    drawn = drawn_map(text) if out.picture else None
+    if drawn is not None:
+        cid = image_cid(mid)
+        html = _text_part(to_html(config.templates_dir, out.subject, text,
+                                  image_src=f"cid:{cid}", anchor=drawn.anchor,
+                                  symbols=drawn.symbols), "html")
+        without = _message(config, out, mid, now, plain, html)
+        image = drawn.image(image_budget(len(without)))
+        if image is not None:
+            return _message(config, out, mid, now, plain, _related(html, image, cid))
+    html = _text_part(to_html(config.templates_dir, out.subject, text), "html")
+    return _message(config, out, mid, now, plain, html)
+
+
+def _message(config: MailConfig, out: Outgoing, mid: str, now: str, plain: Message,
+             html: Message) -> bytes:
     msg = MIMEMultipart("alternative")
-    msg.attach(_text_part(text, "plain"))
-    msg.attach(_html_part(config, out, mid, text))
+    msg.attach(plain)
+    msg.attach(html)
     msg["From"] = formataddr((config.name, config.address))
     msg["To"] = out.recipient
     if out.reply_to:
@@ -104,22 +122,27 @@ def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
 _WIRE = compat32.clone(linesep="\r\n")
 
 
-def _html_part(config: MailConfig, out: Outgoing, mid: str, text: str) -> Message:
-    """text/html, or multipart/related: text/html showing ``<img src="cid:...">`` and the
-    map as image/png (image/svg+xml where no PNG rasteriser is installed)."""
-    image = map_image(text)
-    if image is None:
-        return _text_part(to_html(config.templates_dir, out.subject, text), "html")
-    cid = image_cid(mid)
-    html = to_html(config.templates_dir, out.subject, text, image_src=f"cid:{cid}",
-                   anchor=image.anchor, symbols=image.symbols)
+def _related(html: Message, image: MapImage, cid: str) -> Message:
+    """multipart/related: the HTML showing ``<img src="cid:...">`` and the picture."""
     related = MIMEMultipart("related", type="text/html")
-    related.attach(_text_part(html, "html"))
+    related.attach(html)
     picture = MIMEImage(image.data, image.subtype)
     picture.add_header("Content-ID", f"<{cid}>")
     picture.add_header("Content-Disposition", "inline", filename=image.filename)
     related.attach(picture)
     return related
+
+
+#: What the picture's part adds besides its data: its MIME headers and boundaries.
+IMAGE_PART_OVERHEAD = 600
+
+
+def image_budget(without: int) -> int:
+    """How many bytes the picture may have so that a mail of ``without`` bytes without it
+    stays within MAIL_LIMIT (the picture goes in base64: 4 characters for 3 bytes, in
+    lines of 76 and a line end)."""
+    room = MAIL_LIMIT - IMAGE_PART_OVERHEAD - without
+    return max(room, 0) * 3 * 76 // (4 * 78)
 
 
 def image_cid(mid: str) -> str:

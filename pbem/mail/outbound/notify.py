@@ -9,26 +9,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...engine.state import GameState
-from ...render.recent import quiet, since_last_turn
+from ...render.recent import RECENT_LIMIT, quiet, since_last_turn, visible_to
+from ...render.tables import holdings_text, round_key
 from ...store import Store
 from ..config import MailConfig
 from .compose import Outgoing, queue_mail, reply_tag, subject_for
-from .templates import wrap_paragraph
+from .templates import shorten, wrap_paragraph
 from .views import (
     GameView,
     StateViews,
     history_text,
-    round_key,
     thread_key,
 )
 
 
 @dataclass(frozen=True)
 class Talk:
-    """Table talk of one mail."""
+    """Table talk of one mail: to everybody, or only to the players named."""
 
     speaker: str
     text: str
+    to: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,9 @@ class Activity:
     changed: bool = False
     notices: list[Notice] = field(default_factory=list)
     turns_only: bool = False  # only "your turn" mails (the notices told the others)
+    #: lines for a player's next mail (a standing order of his dropped); a player who
+    #: gets no other mail gets them alone
+    notes: dict[str, list[str]] = field(default_factory=dict)
 
 
 NOTIFY_PHRASES = {"every": "after every move", "round": "once a round", "turn": "on your turns"}
@@ -66,6 +70,17 @@ NOTIFY_PHRASES = {"every": "after every move", "round": "once a round", "turn": 
 
 def board_block(view: GameView) -> str:
     return f"The game now ({view.round}):\n\n{view.board}\n\nStock market:\n{view.market}\n"
+
+
+def board_section(views: StateViews, player: dict[str, Any],
+                  view: GameView | None = None) -> str:
+    """The game in a mail to ``player``: all of it (mail full: holdings of everybody,
+    market, map), or his own holdings (mail compact; ``show`` sends the rest)."""
+    name = player["name"]
+    if player.get("mail") == "compact":
+        return (f"Your holdings:\n{holdings_text(views.state, name)}\n"
+                '(Write "show" for the board, the market and the map.)\n')
+    return board_block(view or views.view(name))
 
 
 def prompt_block(view: GameView) -> str:
@@ -106,6 +121,7 @@ def game_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
         recipient=player["email"], template=template, values=base,
         subject=subject or subject_for(game["title"], game["id"], views.situation),
         purpose=purpose, game_id=game["id"], thread=thread_key(views.state),
+        picture=player.get("picture", "on") != "off",
         reply_to=config.plus_address(game["id"], reply_tag(game["id"], player["seat"],
                                                            player["key_hash"]))
         if player["key_hash"] else None,
@@ -124,10 +140,17 @@ SINCE_TITLE = "Since your last turn:"
 MORE_HINT = 'the command "history 50" lists the last 50 moves'
 
 
-def recent_lines(events: Sequence[dict[str, Any]], player: str) -> list[str]:
-    """What happened since ``player``'s last turn (pbem.render.recent), bounded;
-    ``events``: every stored event of the game (``store.events``)."""
-    return since_last_turn(events, player, more=MORE_HINT)
+#: Lines of "Since your last turn" in a compact mail (a full one: RECENT_LIMIT).
+COMPACT_RECENT = 24
+
+
+def recent_lines(events: Sequence[dict[str, Any]], player: str | dict[str, Any]) -> list[str]:
+    """What happened since the player's last turn (pbem.render.recent), bounded: fewer
+    lines for a player who chose compact mail; ``events``: every stored event of the game
+    (``store.events``); ``player``: his row (or his name)."""
+    row = player if isinstance(player, dict) else {"name": player}
+    limit = COMPACT_RECENT if row.get("mail") == "compact" else RECENT_LIMIT
+    return since_last_turn(events, row["name"], limit=limit, more=MORE_HINT)
 
 
 def since_block(lines: Sequence[str]) -> str:
@@ -152,7 +175,7 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
     events = store.events(run.game_id)
     if after.finished:
         for player in players:
-            recent = [] if player["name"] == run.player else recent_lines(events, player["name"])
+            recent = [] if player["name"] == run.player else recent_lines(events, player)
             queue_mail(store, config, game_over_mail(config, game, player, after, run, recent,
                                                      views), now)
         return
@@ -161,9 +184,21 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
         if player["name"] == run.player:
             continue
         out = _for_player(store, config, game, player, views, run, new_round,
-                          recent_lines(events, player["name"]))
+                          recent_lines(events, player))
+        notes = run.notes.get(player["name"], [])
+        if out is not None:
+            out.values["notes_section"] = notes_block(notes)
+        elif notes:
+            out = game_mail(config, game, player, views, "player-order-dropped.txt", "order",
+                            {"notes_section": notes_block(notes)},
+                            subject_for(game["title"], game["id"],
+                                        "Your standing order is dropped"))
         if out is not None:
             queue_mail(store, config, out, now)
+
+
+def notes_block(notes: Sequence[str]) -> str:
+    return "\n".join(wrap_paragraph(note) for note in notes) + "\n" if notes else ""
 
 
 def _for_player(store: Store, config: MailConfig, game: dict[str, Any], player: dict[str, Any],
@@ -178,27 +213,37 @@ def _for_player(store: Store, config: MailConfig, game: dict[str, Any], player: 
     if run.turns_only and name not in waiting:
         return None
     if name in waiting:
-        view = views.view(name, recent)
-        shown = SINCE_TITLE in view.prompt  # not when there are no commands to show
-        return game_mail(config, game, player, views, "player-your-turn.txt", "turn", {
-            "happened_section": "" if shown else since_block(recent),
-            "prompt_section": prompt_block(view),
-            "board_section": board_block(view)})
+        return your_turn_mail(config, game, player, views, recent)
     mode = player["notify"]
     if mode == "every" or (mode == "round" and new_round):
         happened = (since_block(recent) if mode == "every" else
-                    happened_block(round_digest(store, run.game_id), "What happened this round:"))
+                    happened_block(round_digest(store, run.game_id, name),
+                                   "What happened this round:"))
         return game_mail(config, game, player, views, "player-update.txt", "upd", {
             "waiting": ", ".join(waiting) or "nobody",
             "notify_mode": NOTIFY_PHRASES[mode],
             "happened_section": happened,
-            "board_section": board_block(views.view(name))})
+            "board_section": board_section(views, player)})
     return None
 
 
-def round_digest(store: Store, game_id: int) -> list[str]:
-    """The log of the events since the round before the current one began."""
-    events = store.effective_events(game_id)
+def your_turn_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
+                   views: StateViews, recent: Sequence[str]) -> Outgoing:
+    """The "your turn" mail: the commands, what happened since the player's last turn
+    (``recent``, under the commands where the prompt shows it), and the game (all of it,
+    or his holdings in a compact mail)."""
+    view = views.view(player["name"], recent)
+    shown = SINCE_TITLE in view.prompt  # not when there are no commands to show
+    return game_mail(config, game, player, views, "player-your-turn.txt", "turn", {
+        "happened_section": "" if shown else since_block(recent),
+        "prompt_section": prompt_block(view),
+        "board_section": board_section(views, player, view)})
+
+
+def round_digest(store: Store, game_id: int, viewer: str | None = None) -> list[str]:
+    """The log of the events since the round before the current one began, as ``viewer``
+    may see them."""
+    events = [e for e in store.effective_events(game_id) if visible_to(e, viewer)]
     starts = [i for i, e in enumerate(events)
               if any(f.get("f") == "round_new" for f in e["facts"])]
     first = starts[-2] + 1 if len(starts) >= 2 else 0
@@ -281,22 +326,44 @@ def game_over_mail(config: MailConfig, game: dict[str, Any], player: dict[str, A
         "reason": str(result.get("reason", "")),
         "scores_section": "\n".join(rows),
         "happened_section": since_block(recent) if recent else happened_block(run.happened),
-        "board_section": board_block(views.view(player["name"]))},
+        "board_section": board_section(views, player)},
         subject=subject_for(game["title"], game["id"], subject_text))
 
 
 def _talk(store: Store, config: MailConfig, game: dict[str, Any], players: list[dict[str, Any]],
           views: StateViews, run: Activity, now: str) -> None:
-    first = run.talk[0].text
-    short = first if len(first) <= 40 else first[:37] + "..."
-    subject = subject_for(game["title"], game["id"], f"{run.player} says: {short}")
-    text = "\n\n".join(wrap_paragraph(said.text, indent="    ") for said in run.talk)
+    """One mail to each player who hears some of the mail's talk (private talk only its
+    addressees), and, under the game's option private_talk=referee, a copy of the
+    private talk to the referee."""
     for player in players:
         if player["name"] == run.player:
             continue
-        queue_mail(store, config, game_mail(config, game, player, views, "player-talk.txt",
-                                            "talk", {"speaker": run.player,
-                                                     "talk_section": text}, subject), now)
+        heard = [t for t in run.talk if not t.to or player["name"] in t.to]
+        if heard:
+            queue_mail(store, config, _talk_mail(config, game, player, views, run.player,
+                                                 heard), now)
+    private = [t for t in run.talk if t.to]
+    referee = game.get("referee")
+    if private and referee and views.state.options.get("private_talk") == "referee":
+        copy = {"name": "the referee", "email": referee, "seat": -1, "key_hash": ""}
+        out = _talk_mail(config, game, copy, views, run.player, private)
+        out.reply_to = None  # the referee answers by the command line
+        queue_mail(store, config, out, now)
+
+
+def _talk_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
+               views: StateViews, speaker: str, heard: list[Talk]) -> Outgoing:
+    private = all(t.to for t in heard)
+    says = "says to you" if private and player["seat"] >= 0 else "says"
+    subject = subject_for(game["title"], game["id"],
+                          f"{speaker} {says}: {shorten(heard[0].text, 40)}")
+    text = "\n\n".join(wrap_paragraph(_heard_line(t), indent="    ") for t in heard)
+    return game_mail(config, game, player, views, "player-talk.txt", "talk",
+                     {"speaker": speaker, "talk_section": text}, subject)
+
+
+def _heard_line(talk: Talk) -> str:
+    return f"(to {', '.join(talk.to)}) {talk.text}" if talk.to else talk.text
 
 
 def _undo_request(store: Store, config: MailConfig, game: dict[str, Any], state: GameState,

@@ -74,6 +74,20 @@ def wrap(line: str, width: int = TEXT_WIDTH) -> list[str]:
     return wrapped or [line[:width]]
 
 
+def shorten(text: str, width: int, mark: str = "...") -> str:
+    """``text`` cut to at most ``width`` characters at the end of a word, with ``mark``
+    (a single word longer than that is cut where it must)."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[: width - len(mark) + 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    else:
+        cut = cut[:-1]
+    return cut.rstrip(" ,;:-") + mark
+
+
 def wrap_paragraph(text: str, width: int = TEXT_WIDTH, indent: str = "") -> str:
     """Every line of ``text`` wrapped to ``width``, prefixed by ``indent``."""
     lines: list[str] = []
@@ -96,8 +110,9 @@ def _collapse_blank_lines(lines: list[str]) -> str:
 def to_html(directory: Path, title: str, text: str, image_src: str | None = None,
             anchor: str | None = None, symbols: Sequence[str] = ()) -> str:
     """The text as a styled ``<pre>`` page: section headings in colour, corporation
-    symbols (``symbols``) on their charter colours, and with ``image_src`` (``cid:...``)
-    the map picture, placed before the last line ``anchor`` (the text map's heading)."""
+    symbols (``symbols``) on their charter colours. With ``image_src`` (``cid:...``) the
+    map picture stands where the text map's drawing is (from its heading ``anchor`` to
+    its legend): the picture replaces the drawing, the legend and the hex listing stay."""
     page = _load(str(directory), "mail.html")
     lines = text.splitlines()
     at = _last_index(lines, anchor) if image_src else None
@@ -111,15 +126,19 @@ def to_html(directory: Path, title: str, text: str, image_src: str | None = None
             out.append(colour_map(block, codes) if in_map else colour_symbols(block, symbols))
             run.clear()
 
-    in_map = False
+    in_map = replaced = False
     for i, line in enumerate(lines):
         if i == at and image_src:
             flush(in_map)
             out.append(_picture(page, image_src, title))
+            replaced = True
         starts = bool(anchor) and line.rstrip() == anchor
         if starts or in_map and line.startswith("Legend:"):
             flush(in_map)
             in_map = starts
+            replaced = replaced and starts
+        if replaced and in_map and not starts:
+            continue  # the drawing: the picture shows it
         heading = _heading(line)
         if heading:
             flush(in_map)

@@ -30,8 +30,9 @@ from ...moderation.describe import DeadlineView
 from ...render import market_text as render_market
 from ...render import svg_map, svg_to_png, tables_text
 from ...render.board_text import board_parts
+from ...render.png import MAIL_COLOURS
 from ...render.prompt import context_lines, offer_lines, offers
-from ...render.recent import quiet
+from ...render.recent import is_service_event, quiet, visible_to
 from ...render.tables import round_name
 from ...store import Store
 
@@ -147,14 +148,6 @@ def situation(state: GameState, waiting: Sequence[str] | None = None) -> str:
     return f"{round_name(state)}: {who} to act"
 
 
-def round_key(state: GameState) -> str:
-    """Changes exactly when a new round starts (digests are sent then)."""
-    rnd = state.round
-    if state.finished:
-        return "over"
-    return f"{rnd.get('kind')}:{rnd.get('number', rnd.get('sr'))}.{rnd.get('index', 0)}"
-
-
 def thread_key(state: GameState) -> str:
     """One mail thread per stock round and the operating rounds after it."""
     rnd = state.round
@@ -165,9 +158,11 @@ def thread_key(state: GameState) -> str:
     return "sr0"
 
 
-def history_text(store: Store, game_id: int, count: int) -> str:
-    """The last ``count`` events (reverted ones marked), for ``history N``."""
-    events = [e for e in store.events(game_id) if not quiet(e)]
+def history_text(store: Store, game_id: int, count: int, viewer: str | None = None) -> str:
+    """The last ``count`` events ``viewer`` may see (None: the referee, all), commands
+    taken back marked "(undone)" (talk, orders, settings and the running of the game are
+    never taken back; the clock's bookkeeping is left out)."""
+    events = [e for e in store.events(game_id) if visible_to(e, viewer) and not quiet(e)]
     kept = {e["seq"] for e in store.effective_events(game_id)}
     lines = [f"The last {min(count, len(events))} of {len(events)} events:"]
     for event in events[-max(count, 1):]:
@@ -175,11 +170,13 @@ def history_text(store: Store, game_id: int, count: int) -> str:
     return "\n".join(lines)
 
 
-def history_range(store: Store, game_id: int, first: int, last: int) -> str:
-    """Events ``first`` to ``last`` (``history 120-180``)."""
+def history_range(store: Store, game_id: int, first: int, last: int,
+                  viewer: str | None = None) -> str:
+    """Events ``first`` to ``last`` that ``viewer`` may see (``history 120-180``)."""
     events = store.events(game_id)
     kept = {e["seq"] for e in store.effective_events(game_id)}
-    chosen = [e for e in events if first <= e["seq"] <= last and not quiet(e)]
+    chosen = [e for e in events if first <= e["seq"] <= last and not quiet(e)
+              and visible_to(e, viewer)]
     if not chosen:
         return (f"The game has events 1 to {len(events)}; there is none from {first} to "
                 f"{last}.")
@@ -190,7 +187,8 @@ def history_range(store: Store, game_id: int, first: int, last: int) -> str:
 
 def history_line(event: dict[str, Any], kept: set[int]) -> str:
     """``[12] Ann: buy SV``; a command taken back is marked ``(undone)``."""
-    undone = event["kind"] == "command" and event["seq"] not in kept
+    undone = event["seq"] not in kept and event["kind"] != "revert" \
+        and not is_service_event(event)
     mark = " (undone)" if undone else ""
     return f"[{event['seq']}] {event['actor'] or '-'}: {event['text']}{mark}"
 
@@ -217,6 +215,13 @@ def prompt_text(state: GameState, viewer: str, recent: Sequence[str] = ()) -> st
 # -- the map as a picture --------------------------------------------------------------------------
 
 
+#: A picture of the map is at most this many bytes; a mail that shows the game, at most
+#: MAIL_LIMIT (the picture is made smaller, down to ZOOMS[-1], to fit; else left out).
+MAP_IMAGE_LIMIT = 60_000
+MAIL_LIMIT = 80_000
+ZOOMS = (1.0, 0.9, 0.8, 0.7, 0.65, 0.6, 0.55, 0.5)
+
+
 @dataclass(frozen=True)
 class MapImage:
     """The picture of the map a mail shows, to attach inline."""
@@ -229,16 +234,32 @@ class MapImage:
 
 
 @dataclass
-class _Drawn:
+class DrawnMap:
+    """A map ``game_view`` drew: its SVG, and its pictures by zoom (made on first use)."""
+
     svg: str
-    anchor: str
-    symbols: tuple[str, ...]
-    image: MapImage | None = field(default=None)
+    anchor: str  # the first line of its text (the HTML puts the picture there)
+    symbols: tuple[str, ...]  # the title's corporations, to colour them in the HTML
+    images: dict[float, MapImage | None] = field(default_factory=dict)
+
+    def image(self, budget: int = MAP_IMAGE_LIMIT) -> MapImage | None:
+        """The largest picture of at most ``budget`` bytes (and MAP_IMAGE_LIMIT), or
+        None when even the smallest is larger."""
+        budget = min(budget, MAP_IMAGE_LIMIT)
+        for zoom in ZOOMS:
+            if zoom not in self.images:
+                self.images[zoom] = _picture(self, zoom)
+            found = self.images[zoom]
+            if found is not None and len(found.data) <= budget:
+                return found
+            if found is not None and found.subtype != "png":
+                return None  # an SVG has no smaller size
+        return None
 
 
 #: The maps drawn lately (their text, normalised) with their SVG; the PNG is made on
 #: first use. Bounded: a mail is built right after its game was drawn.
-_DRAWN: OrderedDict[str, _Drawn] = OrderedDict()
+_DRAWN: OrderedDict[str, DrawnMap] = OrderedDict()
 _KEEP = 8
 _LOCK = threading.Lock()
 
@@ -258,16 +279,16 @@ def _remember(map_text: str, state: GameState) -> None:
     with _LOCK:
         known = _DRAWN.get(key)
         if known is None or known.svg != svg:
-            _DRAWN[key] = _Drawn(svg, key.partition("\n")[0],
-                                 tuple(state.rules.corporations))
+            _DRAWN[key] = DrawnMap(svg, key.partition("\n")[0],
+                                   tuple(state.rules.corporations))
         _DRAWN.move_to_end(key)
         while len(_DRAWN) > _KEEP:
             _DRAWN.popitem(last=False)
 
 
-def map_image(text: str) -> MapImage | None:
-    """The picture of the map that the mail ``text`` shows (the last one, if several),
-    or None when it shows none that ``game_view`` drew in this process."""
+def drawn_map(text: str) -> DrawnMap | None:
+    """The map that the mail ``text`` shows (the last one, if several), or None when it
+    shows none that ``game_view`` drew in this process."""
     normal = _normal(text)
     with _LOCK:
         drawn = list(_DRAWN.items())
@@ -276,17 +297,19 @@ def map_image(text: str) -> MapImage | None:
         at = normal.rfind(key)
         if at > where:
             found, where = entry, at
-    if found is None:
-        return None
-    if found.image is None:
-        found.image = _picture(found)
-    return found.image
+    return found
 
 
-def _picture(drawn: _Drawn) -> MapImage:
+def map_image(text: str, budget: int = MAP_IMAGE_LIMIT) -> MapImage | None:
+    """The picture of the map that the mail ``text`` shows, of at most ``budget`` bytes."""
+    found = drawn_map(text)
+    return found.image(budget) if found is not None else None
+
+
+def _picture(drawn: DrawnMap, zoom: float) -> MapImage | None:
     png = None
     try:
-        png = svg_to_png(drawn.svg)
+        png = svg_to_png(drawn.svg, zoom=zoom, colours=MAIL_COLOURS)
     except Exception:  # noqa: BLE001 - the SVG will do
         log.exception("rasterising the map failed")
     if png is not None:

@@ -3,7 +3,7 @@ unit in a module of this package, added to the list below."""
 
 from __future__ import annotations
 
-from . import absence, game_commands, info, referee, settings, talk, undo
+from . import absence, game_commands, info, referee, settings, standing, talk, undo
 from .units import Catalog
 
 CATALOG = Catalog([
@@ -12,6 +12,7 @@ CATALOG = Catalog([
     *info.UNITS,
     *undo.UNITS,
     *absence.UNITS,
+    *standing.UNITS,
     *settings.UNITS,
     *referee.UNITS,
 ])

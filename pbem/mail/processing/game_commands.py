@@ -52,7 +52,9 @@ UNITS = [
                 "hex)."),
     MailCommand("run", OPERATING, "run",
                 "run the trains: run (the best routes), or run 3: H12-I15-J14, 2: E19-F20; "
-                "run nothing only when no route earns anything."),
+                "a ';' followed by a route goes on with the run, any other command after a "
+                "';' is a command of its own (run; payout; buy train); run nothing only when "
+                "no route earns anything."),
     MailCommand("payout", OPERATING, "payout", "pay the revenue out as dividends."),
     MailCommand("withhold", OPERATING, "withhold", "keep the revenue in the treasury."),
     MailCommand("half", OPERATING, "half", "1870: pay half and keep half.", listed=False),

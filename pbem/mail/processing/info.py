@@ -28,9 +28,10 @@ def show(turn: MailTurn, command: str, action: Action, actor: str) -> None:
 def history(turn: MailTurn, command: str, action: Action, actor: str) -> None:
     if action.get("first"):
         turn.answers.append(history_range(turn.store, turn.game_id, int(action["first"]),
-                                          int(action["last"])))
+                                          int(action["last"]), actor))
         return
-    turn.answers.append(history_text(turn.store, turn.game_id, int(action.get("count") or 20)))
+    turn.answers.append(history_text(turn.store, turn.game_id, int(action.get("count") or 20),
+                                     actor))
 
 
 def listing(turn: MailTurn, command: str, action: Action, actor: str) -> None:

@@ -17,27 +17,28 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from ... import service
 from ...engine.state import GameState
 from ...moderation.listing import mail_listing
 from ...service import CommandError
 from ...store import Store, StoreBusy
 from ..config import MailConfig
-from ..inbound.auth import Sender, authenticate, find_game
+from ..inbound.auth import Sender, authenticate, find_game, game_by_key
 from ..inbound.junk import authentication_failure, classify
 from ..inbound.mime import InboundMail, parse_message
 from ..inbound.replies import command_lines
 from ..inbound.routing import key_line, subject_key
-from ..outbound.compose import REPLY_PURPOSES, Outgoing, queue_mail, subject_for
+from ..outbound.compose import REPLY_PURPOSES, Outgoing, queue_mail, reply_tag, subject_for
 from ..outbound.notify import (
-    board_block,
+    board_section,
     game_mail,
     happened_block,
     notify_others,
     prompt_block,
     tell_referee,
 )
-from ..outbound.templates import wrap_paragraph
-from ..outbound.views import GameView, StateViews
+from ..outbound.templates import shorten, wrap_paragraph
+from ..outbound.views import GameView, StateViews, thread_key
 from .aftermath import send_welcomes, settle
 from .turn import MailTurn
 
@@ -109,7 +110,7 @@ def _dead_letter_to_referee(store: Store, config: MailConfig, inbox_id: int, err
             game = store.game(found[0])
             tell_referee(store, config, game, "A mail could not be processed", [
                 f"A mail to game #{game['id']} from {mail.from_addr or 'an unknown sender'} "
-                f"(subject: {_short(mail.subject or '(none)', 50)}) could not be processed "
+                f"(subject: {shorten(mail.subject or '(none)', 50)}) could not be processed "
                 f"and is kept as dead letter #{inbox_id}: {error}",
                 f'"pbem inbox show {inbox_id}" shows it, "pbem inbox retry {inbox_id}" '
                 "processes it again after a fix."], now)
@@ -123,15 +124,16 @@ def handle(store: Store, config: MailConfig, raw: bytes, now: str) -> Outcome:
     verdict = classify(mail)
     if verdict.ignored:
         return Outcome("ignored", f"{verdict.rule}: {verdict.reason}")
+    text = command_lines(mail.body_text, config.limits.lines_per_mail)
+    lines, ignored = list(text.lines), list(text.ignored)
+    line_key = key_line(lines)
     found = find_game(store, config, mail)
     if found is None:
-        return _no_game(store, config, mail, now)
+        by_key = game_by_key(store, mail, line_key)
+        if by_key is None:
+            return _no_game(store, config, mail, now)
+        found = by_key, None
     game_id, tag = found
-    text = command_lines(mail.body_text)
-    lines = text.lines[: config.limits.lines_per_mail]
-    ignored = list(text.ignored) + [f"{line}  (more than {config.limits.lines_per_mail} "
-                                    "command lines)" for line in text.lines[len(lines):]]
-    line_key = key_line(lines)
     sender = authenticate(store, mail, game_id, [tag, _subject_key(mail), line_key])
     failure = authentication_failure(mail, config.trusted_authserv_id)
     if sender.player is None or failure:
@@ -162,7 +164,9 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
     after."""
     turn = MailTurn.start(store, player["game_id"], player["name"], player["seat"],
                           mail.message_id or "mail", now)
-    commands = turn.split("\n".join(lines))
+    greetings, commands = turn.greetings(turn.split("\n".join(lines)))
+    ignored = [f"{line}  (not a command, above your first command)" for line in greetings] + \
+        ignored
     refused: CommandError | None = None
     if commands:
         try:
@@ -174,15 +178,33 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
     after = turn.state
     views = settle(turn)  # rendered once for the reply and every notification
     send_welcomes(store, config, turn)
+    player = store.player(player["game_id"], player["seat"]) if player["seat"] >= 0 \
+        else player  # a new key, new settings
+    turn.results.extend(turn.notes.get(player["name"], []))
     values = _result_values(mail, turn, refused, commands, ignored, stop)
     view = views.view(player["name"])
     values["prompt_section"] = _prompt_section(view, player["name"])
     if turn.changed or player["name"] in view.waiting or refused:
-        values["board_section"] = board_block(view)
+        values["board_section"] = board_section(views, player, view)
     _queue_reply(store, config, mail, player, views, values, refused is None and bool(commands),
                  now)
+    for name, key in turn.new_keys.items():
+        _queue_new_key(store, config, player["game_id"], name, key, views, now)
     notify_others(store, config, turn.before, after, turn.activity(), now, views)
     return after
+
+
+def _queue_new_key(store: Store, config: MailConfig, game_id: int, name: str, key: str,
+                   views: StateViews, now: str) -> None:
+    """The new key and reply address, to the address of record (``key new``)."""
+    game = store.game(game_id)
+    player = next(p for p in store.players(game_id) if p["name"] == name)
+    address = config.plus_address(game_id, reply_tag(game_id, player["seat"],
+                                                     player["key_hash"]))
+    queue_mail(store, config, game_mail(
+        config, game, player, views, "player-new-key.txt", "key",
+        {"key": key, "reply_address": address, "email": player["email"]},
+        subject_for(game["title"], game_id, "Your new key")), now)
 
 
 def _prompt_section(view: GameView, name: str) -> str:
@@ -193,10 +215,11 @@ def _prompt_section(view: GameView, name: str) -> str:
 
 def _result_values(mail: InboundMail, run: MailTurn, refused: CommandError | None,
                    commands: list[str], ignored: list[str], stop: str) -> dict[str, object]:
-    values: dict[str, object] = {"their_subject": _short(mail.subject or "(no subject)", 50)}
+    values: dict[str, object] = {"their_subject": shorten(mail.subject or "(no subject)", 50)}
     if not commands:
-        values["results_section"] = ("Your mail had no commands. " + stop + "\n"
-                                     "Write your commands at the top of your reply.\n")
+        values["results_section"] = wrap_paragraph(
+            f"Your mail had no commands. {stop} Write your commands at the top of your "
+            "reply.") + "\n"
     elif refused is None:
         values["results_section"] = happened_block(run.results, "Results:") or "Results: done.\n"
     else:
@@ -241,17 +264,15 @@ def _capped(store: Store, config: MailConfig, address: str, now: str,
     return sent >= config.limits.replies_per_address_per_day
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
 # -- refusing --------------------------------------------------------------------------------------
 
 
 def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, sender: Sender,
             reason: str, now: str) -> None:
-    """At most one short reply, and only to an address of record; a copy to the game's
-    referee."""
+    """At most one short reply, and only to an address of record, in the game's thread:
+    to the sender when the mail came from his address; to the player whose key a
+    stranger's mail carried, telling him that his reply address has leaked. The game's
+    referee gets a copy."""
     game = store.game(game_id)
     target = sender.notify or sender.player
     told = f"Its sender was told at {target['email']}." if target else \
@@ -259,16 +280,26 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
     if not _capped(store, config, game.get("referee") or "", now, ("ref",)):
         tell_referee(store, config, game, "A mail was not accepted",
                      [f"A mail to game #{game_id} from {mail.from_addr or 'an unknown sender'} "
-                      f"(subject: {_short(mail.subject or '(none)', 50)}) was not accepted: "
+                      f"(subject: {shorten(mail.subject or '(none)', 50)}) was not accepted: "
                       f"{reason}.", told], now)
     if target is None or _capped(store, config, target["email"], now):
         return
+    values: dict[str, object] = {
+        "player": target["name"], "email": target["email"], "title": game["title"],
+        "game": game_id, "reason": reason, "service_name": config.name,
+        "sender": mail.from_addr or "an unknown address"}
     out = Outgoing(
-        recipient=target["email"], template="player-rejected.txt",
-        values={"email": target["email"], "title": game["title"], "game": game_id,
-                "reason": reason, "service_name": config.name},
-        subject=subject_for(game["title"], game_id, "Your mail was not accepted"),
-        purpose="rej", game_id=game_id)
+        recipient=target["email"],
+        template="player-key-leaked.txt" if sender.leaked else "player-rejected.txt",
+        values=values,
+        subject=subject_for(game["title"], game_id, "Your reply address has leaked"
+                            if sender.leaked else "Your mail was not accepted"),
+        purpose="rej", game_id=game_id, thread=thread_key(service.load(store, game_id)),
+        reply_to=config.plus_address(game_id, reply_tag(game_id, target["seat"],
+                                                         target["key_hash"]))
+        if target.get("key_hash") else None)
+    if not sender.leaked and mail.message_id:
+        out.in_reply_to = mail.message_id  # his own mail: the answer goes with it
     queue_mail(store, config, out, now)
 
 
@@ -278,21 +309,37 @@ _LIST = re.compile(r"(?:list(?:\s+(?:my\s+|all\s+)?games?)?|(?:my\s+)?games)[.!]
 
 def _no_game(store: Store, config: MailConfig, mail: InboundMail, now: str) -> Outcome:
     """No game found. A mail whose first command is ``list``, from an address that plays
-    or referees a game here, is answered with that address's games; anything else gets
-    no reply, since nothing tells whose the mail is."""
+    or referees a game here, is answered with that address's games and where each
+    stands; any other mail from a player's address of record gets one short answer there
+    (which games are his, and how to write to one); anybody else none, since nothing
+    tells whose the mail is."""
     text = command_lines(mail.body_text)
     first = next((line.strip() for line in text.lines if line.strip()), "")
     address = mail.from_addr
     if first and _LIST.fullmatch(first) and address and \
-            (store.seats_of(address) or store.refereed_by(address)):
+            (store.players_by_email(address) or store.refereed_by(address)):
         if _capped(store, config, address, now):
             return Outcome("ignored", "list: the address had its replies for the day")
-        out = Outgoing(recipient=address, template="service-list.txt",
-                       values={"service_name": config.name,
-                               "listing_section": mail_listing(store, address) + "\n"},
-                       subject=f"Re: {_short(mail.subject, 60)}" if mail.subject else
-                       "Your games", purpose="re", in_reply_to=mail.message_id or None)
-        queue_mail(store, config, out, now)
+        listing = Outgoing(recipient=address, template="service-list.txt",
+                           values={"service_name": config.name,
+                                   "listing_section": mail_listing(store, address) + "\n"},
+                           subject=f"Re: {shorten(mail.subject, 60)}" if mail.subject else
+                           "Your games", purpose="re", in_reply_to=mail.message_id or None)
+        queue_mail(store, config, listing, now)
         return Outcome("processed", "list: the sender's games")
-    return Outcome("ignored", "no game found: no reply address, subject tag or reference "
-                   "of ours")
+    seats = store.players_by_email(mail.from_addr) if mail.from_addr else []
+    note = "no game found: no reply address, subject tag, reference or key of ours"
+    if not seats or _capped(store, config, seats[0]["email"], now):
+        return Outcome("ignored", note)
+    games = "\n".join(f"    [{s['title']} #{s['game_id']}]  you play {s['name']} ({s['status']})"
+                      for s in seats[:20])
+    out = Outgoing(
+        recipient=seats[0]["email"], template="player-no-game.txt",
+        values={"email": seats[0]["email"], "service_name": config.name,
+                "their_subject": shorten(mail.subject or "(no subject)", 50),
+                "games_section": games},
+        subject="Which game is your mail for?", purpose="rej")
+    if mail.message_id:
+        out.in_reply_to = mail.message_id
+    queue_mail(store, config, out, now)
+    return Outcome("ignored", note + "; the sender was told how to address a game")

@@ -19,6 +19,7 @@ from ... import service
 from ...engine.game import REFEREE
 from ...engine.state import GameState
 from ...notation import NotationError, ParseContext, parse_command, split_commands
+from ...notation.lexicon import canonical_verb
 from ...service import CommandError
 from ...store import Store
 from ..outbound.notify import EVERYONE, Activity, Notice, Talk
@@ -48,6 +49,9 @@ class MailTurn:
     happened: list[str] = field(default_factory=list)  # for the others: the game's changes
     talk: list[Talk] = field(default_factory=list)
     undo_requests: list[str] = field(default_factory=list)
+    #: for a player, lines his next mail of this turn carries (a standing order dropped)
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    new_keys: dict[str, str] = field(default_factory=dict)  # key new: player -> the key
     changed: bool = False  # the game changed (the others hear of it)
     notices: list[Notice] = field(default_factory=list)  # short mails about the running
     announced: list[str] = field(default_factory=list)  # the referee's changes, told to all
@@ -66,16 +70,6 @@ class MailTurn:
     def by_referee(self) -> bool:
         """The sender is the game's referee (not a seat)."""
         return self.player == REFEREE
-
-    def seat_of(self, name: str) -> int:
-        """The seat of the player ``name`` (the sender's, or the one the referee acts
-        for)."""
-        if name == self.player:
-            return self.seat
-        for player in self.store.players(self.game_id):
-            if player["name"] == name:
-                return int(player["seat"])
-        raise CommandError(name, f"There is no player {name} in this game.", [])
 
     def sender_address(self) -> str:
         """The sender's address of record (the referee's for the referee)."""
@@ -105,6 +99,18 @@ class MailTurn:
     def split(self, text: str) -> list[str]:
         """The commands of the text, one per item (lines, and ';' within a line)."""
         return [command for _, command in split_commands(text, self.context)]
+
+    def greetings(self, commands: list[str]) -> tuple[list[str], list[str]]:
+        """(the lines before the first command that are plainly not commands, the rest).
+
+        ``Hi all!`` above ``bid CA 170`` is a greeting, not a refused command: a line
+        counts as one when it is not understood and its first word is no command,
+        not even misspelt (``biid CA 170`` is a command, refused with a hint)."""
+        ctx = self.context
+        for index, command in enumerate(commands):
+            if not _plainly_not_a_command(command, ctx):
+                return commands[:index], commands[index:]
+        return list(commands), []
 
     def run(self, commands: list[str]) -> None:
         """Carry out the commands in order: runs of game commands at once through
@@ -138,7 +144,8 @@ class MailTurn:
         return action if CATALOG.handles(action) is not None else None
 
     def play(self, batch: list[str], actor: str | None = None) -> None:
-        """Game commands, decided on the current state and recorded."""
+        """Game commands (and standing orders), decided on the current state and
+        recorded; then the standing orders that are due are carried out."""
         if not batch:
             return
         actor = actor or self.player
@@ -146,12 +153,21 @@ class MailTurn:
                              source=self.source, now=self.now, state=self.state)
         assert result.state is not None
         self.state = result.state
-        self.changed = True
+        self.answers.extend(result.answers)
         for applied in result.applied:
-            self.results.append(f"[{applied.seq}] {applied.text}")
+            if applied.kind != "command":  # a standing order set, cancelled or dropped
+                if applied.actor == actor and not applied.auto:
+                    self.results.append(f"[{applied.seq}] {applied.text}")
+                    self.results.extend(f"      {line}" for line in applied.log)
+                continue
+            self.changed = True
+            who = "" if applied.actor == actor and not applied.auto else f"{applied.actor}: "
+            self.results.append(f"[{applied.seq}] {who}{applied.text}")
             self.results.extend(f"      {line}" for line in applied.log)
-            self.happened.append(f"{actor}: {applied.text}")
+            self.happened.append(f"{applied.actor}: {applied.text}")
             self.happened.extend(f"      {line}" for line in applied.log)
+        for drop in result.drops:
+            self.notes.setdefault(drop.order.player, []).append(drop.note)
 
     def reload(self) -> None:
         """Rebuild the state from the store (after an undo took the game back)."""
@@ -174,8 +190,19 @@ class MailTurn:
             notices.insert(0, Notice(_short(subject), tuple(self.announced), (EVERYONE,),
                                      tuple(self.welcomes)))
         return Activity(self.game_id, self.player, list(self.happened), list(self.talk),
-                        list(self.undo_requests), self.changed, notices)
+                        list(self.undo_requests), self.changed, notices,
+                        notes={name: list(lines) for name, lines in self.notes.items()
+                               if name != self.player})
 
 
 def _short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3].rsplit(" ", 1)[0] + "..."
+
+
+def _plainly_not_a_command(line: str, ctx: ParseContext) -> bool:
+    try:
+        parse_command(line, ctx)
+    except NotationError:
+        first = line.split(maxsplit=1)[0].strip(".,:;!?") if line.split() else ""
+        return canonical_verb(first, fuzzy=True) is None and first.lower() not in ("as", "say")
+    return False
