@@ -91,7 +91,7 @@ def test_a_game_with_a_replacement_an_absence_and_a_passed_deadline(world: MailW
     assert "Deadlines: 72h per decision, reminder 24h before; when one passes: pass." \
         in flat(welcome)
     referee_welcome = mail.wait(REFEREE, "You referee game")
-    mail.reply(welcome, "buy SV")
+    mail.reply(welcome, "tz Europe/Berlin\nbuy SV")  # Ann reads times in her zone too
 
     # Ben goes away (his deadlines wait) and comes back; the others are told.
     turn = mail.wait(ben, "Ben to act")
@@ -137,6 +137,7 @@ def test_a_game_with_a_replacement_an_absence_and_a_passed_deadline(world: MailW
         assert "Dan passes." in flat(notice)
     after_deadline = mail.wait(ann, "Ann to act", after=before)
     assert "Dan's deadline" in flat(after_deadline) and "Dan passes." in flat(after_deadline)
+    assert " in Europe/Berlin)" in flat(after_deadline).split("Your deadline: ")[1]
 
     # The game goes on by mail to the first stock round.
     proc = world.serve()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from enginehelp import first_operating_round, give_cash
 from moderation_table import TO_FIRST_OR, ModTable, finish_auction, play
+from or1870help import Table1870, give_trains, home, lay_track, operating, shortest_path, start
 
 from pbem.engine.errors import SetupError
 from pbem.moderation.errors import ModerationError
@@ -91,7 +92,8 @@ def test_the_first_decision_has_its_deadline_from_the_start(table: ModTable) -> 
 
 
 def test_every_mail_states_the_deadline(table: ModTable) -> None:
-    table.store.set_player_setting(table.game, 2, "tz", "Europe/Berlin")  # Cat
+    table.send("Cat", "tz Europe/Berlin")  # Cat's setting (pbem.mail: tz AREA/CITY)
+    table.new_mail()
     table.clock.advance(hours=5)
     table.send("Ann", "buy SV")
     mails = table.new_mail()
@@ -220,3 +222,23 @@ def test_policy_waits_for_the_referee_when_the_president_must_pay() -> None:
     assert result.actions == []
     assert result.stuck is not None and "A's own money" in result.stuck
 
+
+
+def test_policy_makes_an_1870_connection_run() -> None:
+    """1870 Connection Run (p.22-23): at the deadline the marker is placed at the
+    destination and the run paid out; the round goes on with the next company."""
+    table = Table1870(["A", "B", "C", "D"], phase="3")
+    start(table, "FW", 100, {"A": 6}, cash=500)
+    start(table, "TP", 90, {"B": 6}, cash=300)
+    home(table, "FW")
+    home(table, "TP")
+    give_trains(table, "FW", "4")
+    lay_track(table, shortest_path(table, "J3", "A2"))
+    operating(table, "FW", step="trains", run={"revenue": 50, "routes": []},
+              dividend="withhold")
+    table.act("A", "pass")
+    assert table.state.round["connection"]["corp"] == "FW"
+    result = pass_policy(table.state, "A")
+    assert result.stuck is None
+    assert [a["type"] for a in result.actions] == ["destination", "run", "payout"]
+    assert result.actions[0]["marker"] == "place"

@@ -163,7 +163,8 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
     all rendered from ``after`` (``views``: its renderings, made once)."""
     views = views or StateViews(after)
     game = store.game(run.game_id)
-    players = store.players(run.game_id)
+    # a seat the referee removed is played by the service: its player hears no more
+    players = [p for p in store.players(run.game_id) if p.get("status") != "kicked"]
     if run.talk:
         _talk(store, config, game, players, views, run, now)
     if run.undo_requests:
@@ -276,7 +277,8 @@ def notice_recipients(game: dict[str, Any], players: list[dict[str, Any]],
     """The players (and the referee, as a player-like dict) a notice goes to, each once."""
     wanted = {n.casefold() for n in names}
     everyone = EVERYONE in wanted
-    chosen = [p for p in players if everyone or p["name"].casefold() in wanted]
+    chosen = [p for p in players if (everyone or p["name"].casefold() in wanted)
+              and p.get("status") != "kicked"]
     referee = referee_recipient(game)
     if referee is not None and (everyone or TO_REFEREE in wanted):
         chosen.append(referee)

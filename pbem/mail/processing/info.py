@@ -26,12 +26,13 @@ def show(turn: MailTurn, command: str, action: Action, actor: str) -> None:
 
 
 def history(turn: MailTurn, command: str, action: Action, actor: str) -> None:
+    viewer = None if turn.by_referee else actor  # the referee sees every event
     if action.get("first"):
         turn.answers.append(history_range(turn.store, turn.game_id, int(action["first"]),
-                                          int(action["last"]), actor))
+                                          int(action["last"]), viewer))
         return
     turn.answers.append(history_text(turn.store, turn.game_id, int(action.get("count") or 20),
-                                     actor))
+                                     viewer))
 
 
 def listing(turn: MailTurn, command: str, action: Action, actor: str) -> None:

@@ -182,7 +182,7 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
         else player  # a new key, new settings
     turn.results.extend(turn.notes.get(player["name"], []))
     values = _result_values(mail, turn, refused, commands, ignored, stop)
-    view = views.view(player["name"])
+    view = views.view(None if player["seat"] < 0 else player["name"])  # the referee sees all
     values["prompt_section"] = _prompt_section(view, player["name"])
     if turn.changed or player["name"] in view.waiting or refused:
         values["board_section"] = board_section(views, player, view)
