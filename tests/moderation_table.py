@@ -146,10 +146,18 @@ class ModTable:
     # -- what happened --------------------------------------------------------------------------
 
     def new_mail(self) -> list[Mail]:
+        """The mails queued since the last call; each within 78 columns (the map drawing,
+        100)."""
         rows = self.store.conn.execute("SELECT recipient, raw FROM outbox ORDER BY id").fetchall()
         fresh = rows[self.seen:]
         self.seen = len(rows)
-        return [Mail(r, bytes(raw)) for r, raw in fresh]
+        mails = [Mail(r, bytes(raw)) for r, raw in fresh]
+        for mail in mails:
+            in_map = False
+            for line in mail.text.splitlines():
+                in_map = line.startswith("MAP (") or in_map and not line.startswith("Legend:")
+                assert len(line) <= (100 if in_map else 78), (mail.subject, line)
+        return mails
 
     def to(self, name: str, mails: list[Mail]) -> list[Mail]:
         address = REFEREE if name == "referee" else self.email(name)

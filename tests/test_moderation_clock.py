@@ -100,7 +100,7 @@ def test_every_mail_states_the_deadline(table: ModTable) -> None:
     [reply] = table.to("Ann", mails)
     assert "Deadlines:\n  Ben must act by Thu 2026-05-07 15:00 UTC." in reply.text
     [turn] = table.to("Ben", mails)
-    assert "Your deadline: Thu 2026-05-07 15:00 UTC (in 3 days)." in turn.text
+    assert "Your deadline: Thu 2026-05-07 15:00 UTC, in 3 days." in turn.text
     [update] = table.to("Cat", mails)
     assert "Ben must act by Thu 2026-05-07 15:00 UTC (17:00 CEST in Europe/Berlin)." \
         in update.text
@@ -125,7 +125,7 @@ def test_reminder_then_notice_under_the_wait_policy(table: ModTable) -> None:
     [reminder] = table.new_mail()
     assert reminder.recipient == "ann@players.test"
     assert reminder.subject == "[1830 #1] Reminder: Private auction: Ann to act"
-    assert "Your deadline: Thu 2026-05-07 10:00 UTC (in 1 day)." in reminder.text
+    assert "Your deadline: Thu 2026-05-07 10:00 UTC, in 1 day." in reminder.text
     assert "buy SV" in reminder.text  # what she may do
     assert table.tick(hours=23) == []  # reminded once
     [fired] = table.tick(hours=1)

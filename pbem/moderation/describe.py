@@ -42,7 +42,7 @@ class DeadlineView:
                              f"({policy}).")
             elif you:
                 left = format_duration((decision.due - now).total_seconds())
-                lines.append(f"Your deadline: {show_moment(decision.due, tz)} (in {left}).")
+                lines.append(f"Your deadline: {show_moment(decision.due, tz)}, in {left}.")
             else:
                 lines.append(f"{name} must act by {show_moment(decision.due, tz)}.")
         for name, absence in sorted(schedule.absences.items()):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +15,9 @@ from ..render.tables import round_name
 from ..store import Store
 from .clock import schedule_of
 from .timecalc import parse_moment, show_moment
+
+
+WIDTH = 78
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,8 @@ def mail_listing(store: Store, email: str, tz: str | None = None) -> str:
             lines.append(f"      deadline: {show_moment(line.deadline, tz)}")
         if line.late:
             lines.append(f"      late: {', '.join(line.late)}")
-    lines.append('Write to a game by answering one of its mails; its subject carries the '
-                 'tag, like [1830 #12].')
-    return "\n".join(lines)
+    lines += textwrap.wrap('Write to a game by answering one of its mails; its subject '
+                           'carries the tag, like [1830 #12].', WIDTH)
+    return "\n".join(line for text in lines for line in
+                     textwrap.wrap(text, WIDTH, subsequent_indent="        ",
+                                   break_on_hyphens=False) or [""])
