@@ -16,7 +16,6 @@ from ..store import Store
 from .clock import schedule_of
 from .timecalc import parse_moment, show_moment
 
-
 WIDTH = 78
 
 
