@@ -1,8 +1,12 @@
-"""A random legal player: picks any move the engine lists as legal.
+"""Random players: each picks one of the moves the engine lists as legal.
 
-Used by `make demo` to play a whole game and by the self-play tests.  The choice is
-weighted so that games move on (privates get bought, corporations lay track, run and
-buy trains) and reach their end.  Every move comes from the engine's listing.
+Used by `make demo` to play a whole game, by the self-play tests and by the differential
+runner (bench/differential).  The choice is weighted by the situation so that games
+move on and reach their late phases: privates get bought, presidents float their
+corporations, corporations lay track, run, mostly pay out and keep trains, and
+nobody sells or passes more than a real player would.  Every move comes from the
+engine's listing (``legal_moves``); a subclass may add moves the listing leaves out
+(``extra_moves``) or drop some (``allowed``).
 """
 
 from __future__ import annotations
@@ -13,18 +17,24 @@ from typing import Any
 from .engine.game import legal_moves
 from .engine.state import GameState
 
+Move = dict[str, Any]
+Choice = tuple[str, Move]  # (player, listed move)
+
 #: relative weights of move types, by round kind
 WEIGHTS = {
     "auction": {"buy_private": 6, "bid": 3, "pass": 3, "par": 1, "exchange": 0.2},
-    "stock": {"par": 3, "buy_share": 6, "sell": 1.5, "pass": 3, "exchange": 0.3,
-              "accept": 1, "decline": 1},
-    "operating": {"lay": 6, "token": 3, "run": 10, "payout": 8, "withhold": 2,
+    "stock": {"par": 3, "buy_share": 6, "sell": 1.2, "pass": 3, "exchange": 0.3,
+              "accept": 1, "decline": 1, "redeem": 0.6, "reissue": 0.4, "protect": 1.5,
+              "buy_private": 0.8},
+    "operating": {"lay": 6, "token": 3, "run": 12, "payout": 8, "withhold": 1.5, "half": 2,
                   "buy_train": 5, "pass": 2, "discard": 1, "sell": 1, "bankrupt": 1,
-                  "accept": 1, "decline": 1, "exchange": 0.05},
+                  "accept": 2, "decline": 0.5, "exchange": 0.05, "protect": 1.5,
+                  "decline_protection": 1, "destination": 1, "cattle": 2, "port": 2,
+                  "buy_private": 0.6},
 }
 
 
-def concrete(move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def concrete(move: Move, rng: random.Random) -> dict[str, Any]:
     """A concrete action from a listed move: amounts and counts drawn from their range."""
     action = dict(move["action"])
     if "min" in move:
@@ -42,15 +52,78 @@ def concrete(move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return action
 
 
+class Bot:
+    """A random player weighted by the situation (see the module's docstring)."""
+
+    weights = WEIGHTS
+
+    def choices(self, state: GameState, only: str | None = None) -> list[Choice]:
+        listed = [(name, m) for name, ms in legal_moves(state).items() for m in ms
+                  if only in (None, name)]
+        listed += [(n, m) for n, m in self.extra_moves(state) if only in (None, n)]
+        return [(n, m) for n, m in listed if self.allowed(state, n, m)]
+
+    def extra_moves(self, state: GameState) -> list[Choice]:
+        """Moves to consider besides the listed ones (none here)."""
+        return []
+
+    def allowed(self, state: GameState, name: str, move: Move) -> bool:
+        return True
+
+    def choose(self, state: GameState, rng: random.Random,
+               only: str | None = None) -> tuple[str, dict[str, Any]]:
+        """(player, action): a move drawn by kind, then by its weight in the situation."""
+        options = self.choices(state, only)
+        if not options:
+            raise LookupError("no legal move")
+        weights = self.weights.get(state.round["kind"], {})
+        by_type: dict[str, list[Choice]] = {}
+        for option in options:
+            kind = option[1]["action"]["type"]
+            if kind == "decline" and state.round.get("protection"):
+                kind = "decline_protection"
+            by_type.setdefault(kind, []).append(option)
+        kinds = sorted(by_type)
+        situation = [weights.get(k, 1) * self.factor(state, k, by_type[k]) for k in kinds]
+        kind = rng.choices(kinds, situation)[0]
+        name, move = rng.choice(by_type[kind])
+        return name, concrete(move, rng)
+
+    def factor(self, state: GameState, kind: str, options: list[Choice]) -> float:
+        """How much more (or less) likely a kind of move is in this situation."""
+        rnd = state.round
+        if rnd["kind"] == "stock":
+            return self.stock_factor(state, kind, options)
+        if rnd["kind"] == "operating" and rnd.get("current"):
+            return self.operating_factor(state, kind, rnd["current"])
+        return 1.0
+
+    def stock_factor(self, state: GameState, kind: str, options: list[Choice]) -> float:
+        floated = sum(1 for c in state.corps.values() if c.floated and not c.closed)
+        name = state.round.get("current")
+        cash = state.player(name).cash if name in state.names else 0
+        if kind == "par":  # start corporations until a good number runs
+            return 3.0 if floated < len(state.players) + 1 else 0.3
+        if kind == "buy_share":  # above all to float what was started
+            unfloated = any(c.par is not None and not c.floated and not c.closed
+                            for c in state.corps.values())
+            return 2.0 if unfloated else 1.0
+        if kind == "sell":
+            return 0.5 if cash > 100 else 1.0
+        return 1.0
+
+    def operating_factor(self, state: GameState, kind: str, corp: str) -> float:
+        c = state.corps[corp]
+        if kind == "buy_train":
+            return 4.0 if not c.trains else 1.0
+        if kind == "pass":
+            return 0.5 if not c.trains else 1.0
+        return 1.0
+
+
+BOT = Bot()
+
+
 def pick(state: GameState, rng: random.Random, only: str | None = None) -> tuple[str, dict]:
     """(player, action): a legal move, weighted by kind; ``only``: that player's moves."""
-    moves = legal_moves(state)
-    options = [(name, m) for name, ms in moves.items() for m in ms if only in (None, name)]
-    weights = WEIGHTS.get(state.round["kind"], {})
-    by_type: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for option in options:
-        by_type.setdefault(option[1]["action"]["type"], []).append(option)
-    kinds = sorted(by_type)
-    kind = rng.choices(kinds, [weights.get(k, 1) for k in kinds])[0]
-    name, move = rng.choice(by_type[kind])
-    return name, concrete(move, rng)
+    return BOT.choose(state, rng, only)

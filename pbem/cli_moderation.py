@@ -7,21 +7,16 @@ Registered on the main group by ``register(main)`` (the last lines of cli.py).
 from __future__ import annotations
 
 import asyncio
-import sys
 from typing import Any
 
 import click
 
+from .cli_output import echo, fail
 from .engine.errors import SetupError
 from .mail import clock
 from .mail.config import ConfigError, MailConfig, load_config
 from .service import CommandError
 from .store import StoreError
-
-
-def _fail(message: str, code: int = 1) -> None:
-    click.echo(message, err=True)
-    sys.exit(code)
 
 
 def optional_config(path: str | None = None) -> MailConfig | None:
@@ -43,23 +38,21 @@ def act_command(env: Any, game: int, actor: str, commands: str) -> None:
     try:
         result = carry_out(store, game, actor, commands, now=clock.now(), config=config)
     except CommandError as exc:
-        _fail(str(exc), 1)
-        return
+        fail(str(exc), 1)
     except (StoreError, SetupError) as exc:
-        _fail(str(exc), 1)
-        return
+        fail(str(exc), 1)
     for line in result.lines:
-        click.echo(line)
+        echo(line)
     for seat, key in result.keys.items():
-        click.echo(f"The new key of seat {seat}: {key} (no mail configuration: give it to "
+        echo(f"The new key of seat {seat}: {key} (no mail configuration: give it to "
                    "the new player yourself)", err=True)
     assert result.state is not None
     if result.waiting:
-        click.echo(f"Now: {', '.join(result.waiting)} to act.")
+        echo(f"Now: {', '.join(result.waiting)} to act.")
     elif result.state.finished:
-        click.echo("The game is over.")
+        echo("The game is over.")
     if result.mailed:
-        click.echo("The players' mails are queued (pbem serve or pbem send sends them).",
+        echo("The players' mails are queued (pbem serve or pbem send sends them).",
                    err=True)
 
 
@@ -82,9 +75,9 @@ def games_command(env: Any, statuses: tuple[str, ...]) -> None:
     store = env.store()
     lines = all_games(store, tuple(statuses))
     if not lines:
-        click.echo("No games.")
+        echo("No games.")
         return
-    click.echo(table(lines), nl=False)
+    echo(table(lines), nl=False)
 
 
 @click.command("report")
@@ -107,9 +100,8 @@ def report_command(env: Any, game: int) -> None:
         start = service.initial(store, game)
         events = store.effective_events(game)
     except StoreError as exc:
-        _fail(str(exc), 1)
-        return
-    click.echo(report_text(build_report(start, events)), nl=False)
+        fail(str(exc), 1)
+    echo(report_text(build_report(start, events)), nl=False)
 
 
 @click.command("tick")
@@ -140,23 +132,22 @@ def tick_command(env: Any, moment: str | None, no_send: bool, config_path: str |
         if not no_send:
             require_mail(config, smtp=True)
     except ConfigError as exc:
-        _fail(f"configuration: {exc}", 2)
-        return
+        fail(f"configuration: {exc}", 2)
     try:
         now = iso(parse_moment(moment)) if moment else clock.now()
     except ValueError:
-        _fail(f"'{moment}' is not an ISO time, like 2026-05-04T10:00:00Z.", 2)
+        fail(f"'{moment}' is not an ISO time, like 2026-05-04T10:00:00Z.", 2)
         return
     store = open_store(env.db or config.database or None, now=clock.now())
     try:
         fired = fire_due(store, config, now)
         for item in fired:
-            click.echo(f"game #{item.game_id}: {item.what} {item.player} {item.note}".rstrip())
+            echo(f"game #{item.game_id}: {item.what} {item.player} {item.note}".rstrip())
         if not fired:
-            click.echo("nothing due")
+            echo("nothing due")
         if not no_send:
             report: Any = asyncio.run(send_once(store, config, at=now))
-            click.echo(f"sent {report.sent}, to retry {report.retry}, failed {report.failed}",
+            echo(f"sent {report.sent}, to retry {report.retry}, failed {report.failed}",
                        err=True)
     finally:
         store.close()

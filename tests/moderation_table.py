@@ -17,7 +17,6 @@ from conftest import fast_key_hashes
 
 from pbem import service
 from pbem.mail.config import MailConfig
-from pbem.mail.outbound.compose import reply_tag
 from pbem.mail.processing.process import Outcome, process_inbox, store_message
 from pbem.mail.timers import Fired, fire_due
 from pbem.moderation.clock import schedule_of
@@ -92,12 +91,12 @@ class ModTable:
 
     def address(self, name: str) -> str:
         p = self.player(name)
-        return f"pbem+{self.game}.{reply_tag(self.game, p['seat'], p['key_hash'])}@games.test"
+        return f"pbem+{self.game}.{self.store.reply_code(p)}@games.test"
 
     def referee_address(self) -> str:
         game = self.store.game(self.game)
-        return f"pbem+{self.game}.{reply_tag(self.game, -1, game['referee_key_hash'])}" \
-            "@games.test"
+        referee = {"game_id": self.game, "seat": -1, "key_hash": game["referee_key_hash"]}
+        return f"pbem+{self.game}.{self.store.reply_code(referee)}@games.test"
 
     # -- mail in --------------------------------------------------------------------------------
 

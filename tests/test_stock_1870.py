@@ -70,7 +70,7 @@ def test_p10_private_auction_sample_five_players() -> None:
 
 def three_bidders_on_mkt(**options: str) -> Table:
     """P2 $165, P3 $170 and P4 $175 bid on MKT; P1 buys the privates before it."""
-    t = table(**options)
+    t = table(None, **options)
     t.act("P1", "buy_private")  # GRSC
     t.act("P2", "bid", private="MKT", amount=165)
     t.act("P3", "bid", private="MKT", amount=170)
@@ -440,6 +440,32 @@ def test_p13_a_declined_sale_into_the_closing_section_closes_the_company() -> No
     assert t.state.corps["IC"].closed
 
 
+def test_p13_protection_counts_the_presidents_own_shares_kept_out_of_yellow() -> None:
+    """p.6 and p.13: protecting keeps the token out of the yellow section, so the
+    president's own certificates of the company count again, with those bought; without
+    room for all he is not offered protection (18xx.games: the "over cert limit fails"
+    fixture; found by comparing it action by action)."""
+    t = shirley_and_dewey()
+    st = t.state
+    from pbem.engine.shares import certificate_count
+
+    give(t, "MP", 5, player_holder("Dewey"))  # Dewey: MP president + one share
+    for corp in ("MKT", "SLSF"):
+        if st.corps[corp].par is None:
+            start(t, corp, "Ann", 100, 0, 6)
+    free = [(c, i) for c in st.corps for i in range(1, 9)
+            if st.corps[c].certs[i] == IPO and st.corps[c].par is not None and c != "MP"]
+    while certificate_count(st, "Dewey") < certificate_limit(st):  # at the limit
+        corp, index = free.pop(0)
+        give(t, corp, index, player_holder("Dewey"))
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}])  # MP into yellow
+    t.act("Shirley", "pass")
+    # his 2 MP certificates no longer count (2 free), but protecting would count them
+    # again with the share bought: one over the limit
+    assert st.round["protection"] is None or st.round["protection"]["president"] != "Dewey"
+    assert st.price("MP") == 60
+
+
 def test_p13_president_who_sold_this_round_may_not_protect() -> None:
     t = shirley_and_dewey()
     put(t, {"f": "round_set", "values": {"sold": {"Dewey": ["MP"]}}})
@@ -582,7 +608,7 @@ def test_p18_reissue_all_at_new_par_money_frozen_until_next_or() -> None:
     buyer = st.round["current"]
     t.act(buyer, "buy_share", corp="IC", source="ipo")
     assert st.corps["IC"].cash == cash + 140 and st.corps["IC"].frozen == 140
-    from pbem.engine.redemption import usable_cash
+    from pbem.engine.titles.t1870.redemption import usable_cash
 
     assert usable_cash(st, "IC") == cash
 
@@ -590,7 +616,7 @@ def test_p18_reissue_all_at_new_par_money_frozen_until_next_or() -> None:
 def test_p18_reissue_par_option_nearest_up() -> None:
     t = company_with_pool_share()
     t.state.options["reissue_par"] = "nearest-up"
-    from pbem.engine.redemption import new_par
+    from pbem.engine.titles.t1870.redemption import new_par
 
     at(t, "IC", 0, 12)
     assert new_par(t.state, "IC") == 160
@@ -606,7 +632,7 @@ def test_p18_reissue_par_nearest_up_may_be_200_for_a_value_above_266() -> None:
     differential testing)."""
     t = company_with_pool_share()
     t.state.options["reissue_par"] = "nearest-up"
-    from pbem.engine.redemption import new_par
+    from pbem.engine.titles.t1870.redemption import new_par
 
     at(t, "IC", 0, 15)  # $275
     assert new_par(t.state, "IC") == 200

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from or1870help import Table1870, home, operating, start
 
-from pbem.engine import track1870
+from pbem.engine.board.track import lay_tile
 from pbem.engine.game import legal_moves
-from pbem.engine.track import lay_tile
+from pbem.engine.maps import rules_map
+from pbem.engine.titles.t1870 import track as track1870
 
 # Dallas J5 (TP's home): SW K4 (town), W J3 Fort Worth, NW I4, NE I6, E J7, SE K6.
 
@@ -146,9 +147,9 @@ def test_p30_gray_171_only_on_kansas_city_and_172_only_on_st_louis():
 
 
 def test_p30_gray_tiles_station_spaces_by_option():
-    rulebook = track1870.rules_map(dallas(phase="5").state).tiles
+    rulebook = rules_map("1870", dallas(phase="5").state.rules).tiles
     assert (rulebook["171"].stops[0].slots, rulebook["172"].stops[0].slots) == (2, 3)
-    site = track1870.rules_map(dallas(phase="5", gray_tiles="site").state).tiles
+    site = rules_map("1870", dallas(phase="5", gray_tiles="site").state.rules).tiles
     assert (site["171"].stops[0].slots, site["172"].stops[0].slots) == (3, 2)
 
 
@@ -242,15 +243,19 @@ def test_p9_the_river_opens_when_the_mrbc_closes():
     assert not track1870.river_closed(t.state)
 
 
-def test_p9_mrbc_gives_its_company_40_off_on_one_river_hex():
+def test_p9_mrbc_gives_its_company_40_off_on_one_river_hex_it_chooses():
+    """p.9: "The public company that purchases the MRBC may build in one of the hexes
+    along the Mississippi River for a $40 discount": its president chooses the hex (lay
+    ... with MRBC); a lay without it pays the terrain (found by differential testing: the
+    site charged $40 where pbem had used the discount by itself)."""
     t = st_louis(phase="2", mrbc="c:MP")
     t.state.corps["MP"].operated = True
-    t.act("A", "lay", tile="57", hex="C18", exits=["NW", "SE"])
-    assert t.state.corps["MP"].cash == 500  # $40 - $40
+    t.act("A", "lay", tile="57", hex="C18", exits=["NW", "SE"])  # $40 river, paid
+    assert t.state.corps["MP"].cash == 460 and not t.state.privates["MRBC"].used
+    t.act("A", "lay", tile="9", hex="B17", exits=["SE", "NW"], **{"with": "MRBC"})
+    assert t.state.corps["MP"].cash == 460  # $40 - $40
     assert t.state.privates["MRBC"].used
     assert any("$40 off" in line for line in t.log)
-    t.act("A", "lay", tile="9", hex="B17", exits=["SE", "NW"])  # $40 river: no discount left
-    assert t.state.corps["MP"].cash == 460
 
 
 def test_p19_mrbc_bought_in_phase_1_only_by_mp_or_ssw_for_20_to_40():
@@ -282,20 +287,35 @@ def test_p9_mrbc_bought_in_the_first_operating_round_gives_a_free_extra_home_lay
     t = st_louis(mrbc="p:A")
     t.act("A", "buy_private", private="MRBC", price=40, **{"from": "A"})
     assert t.state.round["turn"]["home_lay"] == "available"
-    t.act("A", "lay", tile="57", hex="C18", exits=["NW", "SE"])  # free; the river is open
+    t.act("A", "lay", tile="57", hex="C18", exits=["NW", "SE"],  # free; the river is open
+          **{"with": "MRBC"})
     assert t.state.corps["MP"].cash == 460  # only the $40 price of the MRBC
     assert not t.state.privates["MRBC"].used  # the discount is still there
     t.act("A", "lay", tile="9", hex="D19", exits=["NW", "SE"])
-    t.act("A", "lay", tile="9", hex="B17", exits=["SE", "NW"])  # $40 river, $40 off
+    t.act("A", "lay", tile="9", hex="B17", exits=["SE", "NW"],  # $40 river, $40 off
+          **{"with": "MRBC"})
     assert on(t, "D19") == "9" and on(t, "B17") == "9"
     assert t.state.corps["MP"].cash == 460 and t.state.privates["MRBC"].used
     assert t.state.round["turn"]["laid"] is True
 
 
+def test_p9_option_mrbc_uses_one_as_on_18xx_games():
+    """Option mrbc_uses=one (18xx.games: the free home lay and the river discount are one
+    ability, used once)."""
+    t = st_louis(mrbc="p:A")
+    t.state.options["mrbc_uses"] = "one"
+    t.act("A", "buy_private", private="MRBC", price=40, **{"from": "A"})
+    t.act("A", "lay", tile="57", hex="C18", exits=["NW", "SE"], **{"with": "MRBC"})
+    assert t.state.privates["MRBC"].used  # no discount left
+    t.act("A", "lay", tile="9", hex="D19", exits=["NW", "SE"])
+    assert "neither is left" in t.refused("A", "lay", tile="9", hex="B17", exits=["SE", "NW"],
+                                          **{"with": "MRBC"})
+
+
 def test_p9_the_home_tile_is_not_upgraded_in_the_same_round():
     t = st_louis(phase="2", mrbc="p:A")
     t.act("A", "buy_private", private="MRBC", price=40, **{"from": "A"})
-    t.act("A", "lay", tile="57", hex="C18", exits=["SW", "NE"])
+    t.act("A", "lay", tile="57", hex="C18", exits=["SW", "NE"], **{"with": "MRBC"})
     message = t.refused("A", "lay", tile="15", hex="C18", exits=None)
     assert "may not upgrade it in the same operating round" in message
 

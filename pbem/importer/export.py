@@ -16,18 +16,22 @@ from typing import Any
 
 from .. import service
 from ..engine import orrun, ortrack
-from ..engine.board import tile_at
-from ..engine.errors import RulesError
+from ..engine.board.map import tile_at
+from ..engine.board.written import check_run
 from ..engine.facts import Fact, Record
-from ..engine.game import apply_facts, decide
+from ..engine.game import apply_facts
 from ..engine.operating import train_moves
-from ..engine.routes import check_run
 from ..engine.state import GameState
 from ..store import Store, open_store
 from .options import site_rules
 from .sitecerts import SiteCerts
-from .siteflow import site_company_step_open, site_passes_for, site_track_open
-from .sitenames import SiteNames
+from .siteflow import (
+    site_company_step_open,
+    site_offers_more,
+    site_passes_for,
+    site_track_open,
+)
+from .sitenames import SiteNames, removed_copies
 
 SiteAction = dict[str, Any]
 #: pbem's tile names the site names otherwise (1870's gray tiles carry their label)
@@ -59,10 +63,13 @@ class Exporter:
         self.players = players  # name, seat
         self.ids = {p["name"]: p["seat"] + 1 for p in self.players}
         self.state = state
-        self.names = SiteNames(self.game["title"])
+        self.names = SiteNames(self.game["title"],
+                               removed=removed_copies(self.game["title"], state.options))
         rules = state.rules
         self.certs = SiteCerts.new({sym: len(c.certs) for sym, c in state.corps.items()},
                                    rules.president_percent, rules.ordinary_percent)
+        #: the last purchase of shares: (player, corporation, "ipo"/"pool", count)
+        self.last_buy: tuple[str, str, str, int] | None = None
         #: 1870: the certificates of each corporation's last sale (price protection)
         self.last_sale: dict[str, list[str]] = {}
         self.actions: list[SiteAction] = []
@@ -206,8 +213,18 @@ class Exporter:
         self.player("pass", actor)
 
     def only_pass(self, actor: str) -> bool:
-        """The site passes by itself for a player it offers nothing but a pass."""
-        return site_passes_for(self.state, actor)
+        """The site passes by itself for a player it offers nothing but a pass (not after
+        a brown-zone purchase while one more share could be bought)."""
+        return site_passes_for(self.state, actor) and not self.more_to_buy(actor)
+
+    def more_to_buy(self, actor: str) -> bool:
+        bought = self.last_buy
+        rnd = self.state.round
+        if bought is None or bought[0] != actor or rnd.get("kind") != "stock" or \
+                rnd.get("current") != actor or not rnd["turn"].get("bought"):
+            return False
+        _, corp, source, count = bought
+        return site_offers_more(self.state, actor, corp, source)
 
     def on_par(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         cell = next(f for f in facts if f["f"] == "par")
@@ -228,25 +245,15 @@ class Exporter:
                         percent=self.state.rules.ordinary_percent)
             self.transfer(corp, [share], holder, self.state.rules.ordinary_percent,
                           facts if i == len(bought) - 1 else [])
-        if self.site_offers_more(actor, action, facts):
-            self.player("pass", actor)
-
-    def site_offers_more(self, actor: str, action: dict[str, Any], facts: list[Record]) -> bool:
-        """pbem ended the turn with a purchase in a zone where several shares may be
-        bought at once, and one more was possible: the site, which sells them one by
-        one, waits for the player's pass."""
+        source = action.get("source") or "ipo"
+        self.last_buy = (actor, corp, source, len(bought))
         after = self.state.clone()
         apply_facts(after, facts)
         rnd = after.round
-        if rnd.get("kind") == "stock" and rnd.get("current") == actor and \
-                not rnd.get("protection"):
-            return False  # the turn goes on: the player passes himself
-        more = {**action, "count": int(action.get("count") or 1) + 1}
-        try:
-            decide(self.state, actor, more)
-        except RulesError:
-            return False
-        return True
+        turn_over = not (rnd.get("kind") == "stock" and rnd.get("current") == actor
+                         and not rnd.get("protection"))
+        if turn_over and site_offers_more(after, actor, corp, source):
+            self.player("pass", actor)  # pbem ended the turn; the site waits
 
     def on_sell(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         holder = f"p:{actor}"
@@ -569,7 +576,7 @@ class Exporter:
         return doc
 
 
-def fact_source(state: GameState, fact: Fact) -> str:
+def fact_source(state: GameState, fact: Record) -> str:
     """Where the certificate a fact moves comes from: "ipo" or "pool"."""
     return "pool" if state.corps[fact["corp"]].certs[fact["index"]] == "pool" else "ipo"
 

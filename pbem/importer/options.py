@@ -33,6 +33,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "share_limit_compliance": "keep",
         "auction_order": "lowest-bid",
         "compliance": "sell-first",
+        "mrbc_uses": "one",
     },
 }
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import service
 from ..engine.state import GameState
+from ..identity import MAX_NAME, skeleton
 from ..notation import format_action
 from ..store import Store
 from .options import site_options
@@ -69,12 +70,14 @@ class Imported:
 
 
 def pbem_name(name: str, taken: set[str]) -> str:
-    """A site player name as a pbem player name (letters, digits, - and _)."""
-    base = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip()).strip("_") or "Player"
+    """A site player name as a pbem player name (letters, digits, - and _, at most
+    identity.MAX_NAME characters, not looking like another: ``taken`` holds the
+    skeletons of the names given so far)."""
+    base = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip()).strip("_")[:MAX_NAME - 3] or "Player"
     candidate, n = base, 2
-    while candidate.lower() in taken:
+    while skeleton(candidate) in taken:
         candidate, n = f"{base}_{n}", n + 1
-    taken.add(candidate.lower())
+    taken.add(skeleton(candidate))
     return candidate
 
 
@@ -110,6 +113,9 @@ class Replay:
     applied: list[Applied] = field(default_factory=list)
     #: called with each site action and pbem's state just before it
     watch: Callable[[SiteAction, GameState], None] | None = None
+    #: called likewise once pbem has done what the site did by itself before the action
+    #: (the implicit commands): both engines should then be in the same state
+    settled: Callable[[SiteAction, GameState], None] | None = None
 
     def run(self, actions: list[SiteAction], to: Any = None) -> Any:
         """Replay ``actions`` (flattened, effective); stop before the one with id ``to``.
@@ -145,6 +151,8 @@ class Replay:
                 if not implicit:
                     break
                 self.commands(entry, implicit)
+            if self.settled is not None:
+                self.settled(site, self.state)
             self.commands(entry, self.translator.translate(self.state, site))
             self.translator.verify(self.state, site)
         except Unsupported as exc:
@@ -229,7 +237,8 @@ def translator_for(log: SiteLog, names: dict[str, str]) -> Translator:
 
 def replay_log(store: Store, log: SiteLog, *, emails: dict[str, str] | None = None,
                to: Any = None, now: str = "",
-               watch: Callable[[SiteAction, GameState], None] | None = None) -> Imported:
+               watch: Callable[[SiteAction, GameState], None] | None = None,
+               settled: Callable[[SiteAction, GameState], None] | None = None) -> Imported:
     """Create the game and replay the log up to the end, the action ``to`` or the first
     action pbem refuses (then ``refusal`` says why).  When the log's own record shows
     that the site read a rule otherwise (translate.ReadingDiffers: an older version of
@@ -242,8 +251,8 @@ def replay_log(store: Store, log: SiteLog, *, emails: dict[str, str] | None = No
     while True:
         try:
             with store.transaction():
-                imported = _replay(store, log, actions, names, emails or {}, now, to, watch,
-                                   readings)
+                imported = _replay(store, log, actions, names, emails or {}, now, to,
+                                   (watch, settled), readings)
                 refusal = imported.refusal
                 if refusal is not None and refusal.options and \
                         not set(refusal.options.items()) <= set(readings.items()):
@@ -260,14 +269,16 @@ class _Again(Exception):
         self.options = options
 
 
+Hook = Callable[[SiteAction, GameState], None] | None
+
+
 def _replay(store: Store, log: SiteLog, actions: list[SiteAction], names: dict[str, str],
-            emails: dict[str, str], now: str, to: Any,
-            watch: Callable[[SiteAction, GameState], None] | None,
+            emails: dict[str, str], now: str, to: Any, hooks: tuple[Hook, Hook],
             readings: dict[str, str]) -> Imported:
     translator = translator_for(log, names)
     game_id = create(store, log, names, emails, now, readings)
     state = service.load(store, game_id)
-    run = Replay(store, game_id, translator, state, watch=watch)
+    run = Replay(store, game_id, translator, state, watch=hooks[0], settled=hooks[1])
     try:
         stopped = run.run(actions, to)
     except ImportStopped as exc:

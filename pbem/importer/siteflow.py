@@ -4,7 +4,8 @@ site on when it happens."""
 
 from __future__ import annotations
 
-from ..engine.game import legal_moves
+from ..engine.errors import RulesError
+from ..engine.game import decide, legal_moves
 from ..engine.state import GameState
 
 #: the site's phases in which players may buy private companies from each other in a
@@ -100,3 +101,23 @@ def site_company_step_open(state: GameState, corp: str) -> bool:
     return any(p.owner.startswith("p:") and not p.closed and cash >= -(-p.price // 2)
                and not state.rules.private(s).extra.get("no_sale_to_corporation")
                for s, p in state.privates.items())
+
+
+def site_offers_more(state: GameState, player: str, corp: str, source: str) -> bool:
+    """After a purchase of ``corp`` from ``source`` in a zone where several shares may be
+    bought at once: whether one more could be bought (the site sells them one by one, so
+    it waits for the player's pass while one more is possible).  ``state``: after it."""
+    if not state.rules.zone_allows(state.zone(corp), "multi_buy"):
+        return False
+    if source == "ipo" and state.options.get("brown_buy") != "pool-and-ipo":
+        return False
+    trial = state.clone()
+    trial.round = {**trial.round, "kind": "stock", "current": player, "proposal": None,
+                   "protection": None, "turn": {**trial.round.get("turn", {}),
+                                                "bought": False, "acted": False}}
+    try:
+        decide(trial, player, {"type": "buy_share", "corp": corp, "source": source,
+                               "count": 1})
+    except (RulesError, KeyError):
+        return False
+    return True

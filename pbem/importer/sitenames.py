@@ -35,6 +35,19 @@ PRINTED_1870 = {
 
 PRINTED = {"1830": PRINTED_1830, "1870": PRINTED_1870}
 
+#: tile copies the site leaves out with 1870's optional rule original_tiles (pbem's
+#: option tiles=original): tobymao/18xx G1870 ``OPTION_TILES_REMOVE_ORIGINAL_GAME``
+REMOVED_ORIGINAL_1870 = frozenset(
+    "4-0 4-1 7-0 7-1 8-0 8-1 9-0 9-1 9-2 16-0 17-0 18-0 19-0 20-0 25-0 25-1 26-0 27-0 "
+    "28-0 29-0 141-0 142-0 40-0 70-0 145-0 146-0 147-0".split())
+
+
+def removed_copies(title: str, options: dict[str, str]) -> frozenset[str]:
+    """The site's tile copies not in play with the game's options."""
+    if title == "1870" and options.get("tiles") == "original":
+        return REMOVED_ORIGINAL_1870
+    return frozenset()
+
 
 def printed_owners(title: str) -> dict[str, str]:
     """Printed tile ids that do not start with their hex ("city-2") -> hex."""
@@ -47,28 +60,24 @@ class SiteNames:
     title: str
     #: hex -> tile copy id laid there
     laid: dict[str, str] = field(default_factory=dict)
-    #: tile name -> copies returned to the supply (laid once, then replaced)
-    free: dict[str, list[int]] = field(default_factory=dict)
-    next_copy: dict[str, int] = field(default_factory=dict)
     #: trains: holder ("c:PRR", "pool") -> ids, and the next id per type
     trains: dict[str, list[str]] = field(default_factory=dict)
     next_train: dict[str, int] = field(default_factory=dict)
+    #: copies the site leaves out (removed_copies)
+    removed: frozenset[str] = frozenset()
 
     # -- tiles -----------------------------------------------------------------------------
     def lay(self, coord: str, name: str, copies: int | None = None) -> str:
-        """The copy of tile ``name`` laid on ``coord``: as the site takes them, the first
-        copy never laid (of ``copies`` in the manifest), else the copy that came back
-        to the supply first (a tile replaced by an upgrade goes to its end)."""
-        old = self.laid.pop(coord, None)
-        if old is not None:
-            old_name, old_copy = old.rsplit("-", 1)
-            self.free.setdefault(old_name, []).append(int(old_copy))
-        fresh = self.next_copy.get(name, 0)
-        if self.free.get(name) and (copies is None or fresh >= copies):
-            copy = self.free[name].pop(0)
-        else:
-            copy = fresh
-            self.next_copy[name] = copy + 1
+        """The copy of tile ``name`` laid on ``coord``: the lowest-numbered copy (of
+        ``copies`` in the manifest, less those the site leaves out) not on the map; a
+        tile replaced by an upgrade goes back to the supply."""
+        self.laid.pop(coord, None)
+        on_map = set(self.laid.values())
+        copy = 0
+        while f"{name}-{copy}" in on_map or f"{name}-{copy}" in self.removed:
+            copy += 1
+        if copies is not None and copy >= copies:
+            raise ValueError(f"no copy of tile {name} is left")
         self.laid[coord] = f"{name}-{copy}"
         return self.laid[coord]
 

@@ -15,7 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from ..engine.state import GameState
-from ..store import Store, hash_key, new_player_key
+from ..identity import InvalidPlayer, check_address, check_name
+from ..store import Store, new_player_key
 from . import record
 from .clock import reschedule, rewrite, schedule_of
 from .errors import ModerationError
@@ -85,6 +86,13 @@ def replace_player(store: Store, game_id: int, state: GameState, name: str, pers
     with the log), the seat's decision starts again; the old address is refused."""
     player = seat(store, game_id, name)
     person = person.strip() or name
+    try:
+        check_address(email)
+        if person.casefold() != name.casefold():
+            check_name(person, [p["name"] for p in store.players(game_id)
+                                if p["seat"] != player["seat"]])
+    except InvalidPlayer as exc:
+        raise ModerationError(str(exc)) from exc
     if person.casefold() != name.casefold():
         for other in store.players(game_id):
             if other["seat"] != player["seat"] and person.casefold() in (
@@ -93,7 +101,7 @@ def replace_player(store: Store, game_id: int, state: GameState, name: str, pers
                                       "another name for the new player.")
     key = new_player_key()
     store.set_player_email(game_id, player["seat"], email)
-    store.set_player_key_hash(game_id, player["seat"], hash_key(key))
+    store.set_player_key(game_id, player["seat"], key)
     store.set_player_person(game_id, player["seat"],
                             None if person.casefold() == name.casefold() else person)
     store.set_player_status(game_id, player["seat"], "playing")
@@ -140,5 +148,5 @@ def new_referee_key(store: Store, game_id: int) -> str:
     if not game["referee"]:
         raise ModerationError(f"Game #{game_id} has no referee.")
     key = new_player_key()
-    store.set_referee(game_id, game["referee"], hash_key(key))
+    store.set_referee(game_id, game["referee"], store.key_hash(key))
     return key

@@ -45,6 +45,7 @@ class SeatsMixin(StoreBase):
             self._require_game(game_id)
             self.conn.execute("UPDATE games SET referee = ?, referee_key_hash = ? WHERE id = ?",
                               [email, key_hash, game_id])
+            self.seal_game(game_id)
 
     def _set_seat(self, game_id: int, seat: int, column: str, value: str | None) -> None:
         with self.transaction():
@@ -55,3 +56,4 @@ class SeatsMixin(StoreBase):
                 raise StoreError(f"Game #{game_id} has no player in seat {seat}.")
             self.conn.execute(f"UPDATE players SET {column} = ? WHERE game_id = ? AND seat = ?",
                               [value, game_id, seat])
+            self.seal_game(game_id)

@@ -13,7 +13,7 @@ from ...render.recent import RECENT_LIMIT, quiet, since_last_turn, visible_to
 from ...render.tables import holdings_text, round_key
 from ...store import Store
 from ..config import MailConfig
-from .compose import Outgoing, queue_mail, reply_tag, subject_for
+from .compose import Outgoing, queue_mail, subject_for
 from .templates import shorten, wrap_paragraph
 from .views import (
     GameView,
@@ -122,9 +122,7 @@ def game_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
         subject=subject or subject_for(game["title"], game["id"], views.situation),
         purpose=purpose, game_id=game["id"], thread=thread_key(views.state),
         picture=player.get("picture", "on") != "off",
-        reply_to=config.plus_address(game["id"], reply_tag(game["id"], player["seat"],
-                                                           player["key_hash"]))
-        if player["key_hash"] else None,
+        reply_for=player if player["key_hash"] else None,
     )
 
 

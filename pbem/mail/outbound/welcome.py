@@ -1,14 +1,18 @@
-"""The welcome mails of a new game: the rules of the house and each player's key."""
+"""The welcome mails of a new game (the rules of the house and each player's key), and
+new keys for the players of a database written before keys were keyed (the mail
+service issues them when it starts, see ``reissue_legacy_keys``)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from ... import service
 from ...moderation.clock import schedule_of
 from ...moderation.describe import DeadlineView
 from ...moderation.timecalc import parse_moment
-from ...store import Store, hash_key, new_player_key
+from ...store import Store, new_player_key
+from ...store.keys import is_legacy_hash
 from ..config import MailConfig
 from .compose import queue_mail, subject_for, thread_root
 from .notify import board_block, game_mail, prompt_block, referee_recipient
@@ -37,27 +41,44 @@ def queue_welcome(store: Store, config: MailConfig, game_id: int, keys: dict[str
     the Message-IDs. The player to act first also finds the prompt in it.
     ``referee_key``: the referee's new key, mailed to the referee. ``takeover``: seat ->
     the summary of the game for a player who takes the seat over (a replacement)."""
-    game = store.game(game_id)
-    views = game_views(store, game_id, now)
-    players = store.players(game_id)
-    seats = ", ".join(p["name"] for p in players)
+    seats = ", ".join(p["name"] for p in store.players(game_id))
     ids = []
     with store.transaction():
         if referee_key is not None:
-            ids.append(_referee_welcome(store, config, game, views, seats, referee_key, now))
-        for player in players:
+            views = game_views(store, game_id, now)
+            ids.append(_referee_welcome(store, config, store.game(game_id), views, seats,
+                                        referee_key, now))
+        ids += queue_key_mails(store, config, game_id, keys, now, "player-welcome.txt",
+                               "welcome", "Welcome to game #{game}, {name}",
+                               {"seats": seats, "lines_per_mail": config.limits.lines_per_mail},
+                               takeover)
+    return ids
+
+
+def queue_key_mails(store: Store, config: MailConfig, game_id: int, keys: dict[str, str],
+                    now: str, template: str, purpose: str, subject: str,
+                    values: dict[str, object],
+                    takeover: dict[str, str] | None = None) -> list[str]:
+    """One mail per player named in ``keys`` (name -> key) with his key, the game now and
+    the commands when it is his turn; ``subject`` may name {game} and {name}. Only the
+    headers of these mails are kept once sent (compose.KEY_PURPOSES). ``takeover``: name
+    -> the summary of the game for a player who takes the seat over."""
+    game = store.game(game_id)
+    views = game_views(store, game_id, now)
+    ids = []
+    with store.transaction():
+        for player in store.players(game_id):
             if player["name"] not in keys:
                 continue
-            values: dict[str, object] = {
-                "key": keys[player["name"]], "email": player["email"], "seats": seats,
-                "lines_per_mail": config.limits.lines_per_mail,
+            mine: dict[str, object] = {
+                **values, "key": keys[player["name"]], "email": player["email"],
                 "board_section": _board_and_turn(views, player["name"]),
                 "deadline_rule": deadline_rule(views),
                 "takeover_section": (takeover or {}).get(player["name"], ""),
             }
-            out = game_mail(config, game, player, views, "player-welcome.txt", "welcome", values,
+            out = game_mail(config, game, player, views, template, purpose, mine,
                             subject_for(game["title"], game_id,
-                                        f"Welcome to game #{game_id}, {player['name']}"))
+                                        subject.format(game=game_id, name=player["name"])))
             out.extra_references = [thread_root(config, game_id, "root")]
             ids.append(queue_mail(store, config, out, now))
     return ids
@@ -89,6 +110,49 @@ def reissue_keys(store: Store, game_id: int) -> dict[str, str]:
     with store.transaction():
         for player in store.players(game_id):
             key = new_player_key()
-            store.set_player_key_hash(game_id, player["seat"], hash_key(key))
+            store.set_player_key(game_id, player["seat"], key)
             keys[player["name"]] = key
     return keys
+
+
+log = logging.getLogger("pbem.mail")
+
+
+def reissue_legacy_keys(store: Store, config: MailConfig, now: str) -> dict[tuple[int, str], str]:
+    """New keys for the players whose key was stored before the server secret (an
+    8-character key, hashed without it, and a reply code anyone with the database
+    could compute): each gets a mail with the new key and the game now. Mails still
+    waiting to be sent with an old reply address are not sent (the new mail
+    replaces them). Returns {(game id, name): key}; {} when there is nothing to do."""
+    issued: dict[tuple[int, str], str] = {}
+    with store.transaction():
+        for game_id in store.game_ids():
+            players = [p for p in store.players(game_id) if is_legacy_hash(p["key_hash"])]
+            if not players:
+                continue
+            keys = {}
+            for player in players:
+                keys[player["name"]] = key = new_player_key()
+                store.set_player_key(game_id, player["seat"], key)
+                issued[(game_id, player["name"])] = key
+            _drop_stale_mail(store, config, game_id)
+            _queue_new_keys(store, config, game_id, keys, now)
+    if issued:
+        log.warning("issued new keys to %d players of databases written before keyed keys",
+                    len(issued))
+    return issued
+
+
+def _drop_stale_mail(store: Store, config: MailConfig, game_id: int) -> None:
+    marker = f"{config.local_part}+{game_id}.".encode()
+    for row in store.outbox_list("pending", 100_000):
+        if row["game_id"] == game_id and marker in bytes(store.outbox_get(row["id"])["raw"]):
+            store.outbox_mark_failed(row["id"], "not sent: written with a reply address from "
+                                     "before the new keys; the mail with the new key "
+                                     "replaces it")
+
+
+def _queue_new_keys(store: Store, config: MailConfig, game_id: int, keys: dict[str, str],
+                    now: str) -> None:
+    queue_key_mails(store, config, game_id, keys, now, "player-keys-replaced.txt", "key",
+                    "Your new key for game #{game}, {name}", {})

@@ -2,9 +2,9 @@
 
 * Two yellow tiles or one upgrade (green, brown or gray) per operating turn.
 * The "closed" rule (option tile_lay=restrictive, the default) is ortrack.connects.
-* The tile readings of rules/1870/game.json "board" (options upgrades, gray_tiles):
-  rules_map() is the map with those applied (the gray tiles' station spaces, the
-  rulebook's upgrade table); on a P hex the rulebook also allows 63 besides 170.
+* The tile readings of rules/1870/game.json "board" (options upgrades, gray_tiles) are
+  applied to the map (pbem/engine/maps.py): the gray tiles' station spaces, the
+  rulebook's upgrade table; on a P hex the rulebook also allows 63 besides 170.
 * Terrain is paid for the first tile of a hex only; the MRBC gives its owning company
   $40 off once, on a river hex.
 * While the MRBC is owned by a player no track may cross the Mississippi (the river
@@ -20,16 +20,16 @@ The turn keeps ``lays`` (the colours laid this turn, not counting the home lay),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
-from functools import cache
 from typing import Any
 
-from . import hexes
-from .board import Map, tile_at
-from .context import Ctx, money, require
-from .errors import RulesError
-from .facts import Marker, PrivateUsed, TileLaid
-from .ortrack import (
+from ...board import hexes
+from ...board.map import tile_at
+from ...board.track import rotation_problem, tile_problem, token_map
+from ...context import Ctx, money, require
+from ...errors import RulesError
+from ...facts import Marker, PrivateUsed, TileLaid
+from ...maps import board_key, maps_for, rules_map
+from ...ortrack import (
     choose_rotation,
     connects,
     corp_reach,
@@ -40,58 +40,11 @@ from .ortrack import (
     phase_colours,
     touches_reach,
 )
-from .state import BANK, GameState, corp_holder, title_map
-from .track import rotation_problem, tile_problem, token_map
+from ...state import BANK, GameState, corp_holder
 
 TRACK = "Lay or Upgrade Track, p.19"
 MRBC_RULE = "Mississippi River Bridge Company, Private Companies, p.9"
 MANIFEST = "Tile Manifest, p.30"
-
-
-# -- the map as the options read it -------------------------------------------------------
-
-
-def board_data(state: GameState) -> Mapping[str, Any]:
-    board: Mapping[str, Any] = state.rules.extra.get("board", {})
-    return board
-
-
-def rules_map(state: GameState) -> Map:
-    """The map with the title's tile readings applied (gray tile station spaces,
-    upgrades the rulebook does not allow removed)."""
-    return _maps(state.title, *_board_key(state))[0]
-
-
-def _board_key(state: GameState) -> tuple[Any, ...]:
-    data = board_data(state)
-    slots = tuple(sorted((str(t), int(n)) for t, n in data.get("gray_tile_slots", {}).items()))
-    removed = tuple(sorted((str(a), str(b)) for a, b in data.get("upgrades_removed", [])))
-    return slots, removed, bool(data.get("p_hexes_allow_63", False))
-
-
-@cache
-def _maps(title: str, slots: tuple[tuple[str, int], ...], removed: tuple[tuple[str, str], ...],
-          allow_63: bool) -> tuple[Map, Map | None]:
-    """(the map, the map for an unlabelled brown tile on a P hex or None)."""
-    base = title_map(title)
-    tiles = dict(base.tiles)
-    for tile_id, n in slots:
-        tile = tiles.get(tile_id)
-        if tile is not None:
-            stops = tuple(replace(s, slots=n) if s.kind == "city" else s for s in tile.stops)
-            tiles[tile_id] = replace(tile, stops=stops)
-    gone = set(removed)
-    upgrades = {old: tuple(n for n in new if (old, n) not in gone)
-                for old, new in base.upgrades.items()}
-    main = replace(base, tiles=tiles, upgrades=upgrades)
-    if not allow_63:
-        return main, None
-    unlabelled = {
-        c: replace(h, future_labels={k: v for k, v in h.future_labels.items() if k != "brown"})
-        if h.future_labels.get("brown") == "P" else h
-        for c, h in main.hexes.items()
-    }
-    return main, replace(main, hexes=unlabelled)
 
 
 # -- the river and the MRBC ------------------------------------------------------------------
@@ -116,15 +69,18 @@ def owned_with(state: GameState, corp: str, key: str) -> str | None:
     return None
 
 
-def terrain_cost(state: GameState, corp: str, coord: str) -> tuple[int, str | None]:
+def terrain_cost(state: GameState, corp: str, coord: str,
+                 using: str | None = None) -> tuple[int, str | None]:
     """(cost, private used for a discount): the printed cost for the first tile of a
-    hex, less the MRBC's $40 once on a river hex."""
+    hex, less the MRBC's $40 once on a river hex when the lay uses it (``using``: "The
+    public company that purchases the MRBC may build in one of the hexes along the
+    Mississippi River for a $40 discount", p.9: its president chooses the hex)."""
     if coord in state.board.tiles:
         return 0, None
     hex_ = state.map.hex(coord)
     cost = hex_.cost
     sym = owned_with(state, corp, "terrain_discount")
-    if sym is not None and cost and not state.privates[sym].used:
+    if sym is not None and sym == using and cost and not state.privates[sym].used:
         data = state.rules.private(sym).extra["terrain_discount"]
         if data.get("hexes") != "river" or hex_.river is not None:
             return max(0, cost - int(data["amount"])), sym
@@ -179,7 +135,7 @@ def _kind_of(state: GameState, coord: str) -> str:
 
 def problem(state: GameState, coord: str, tile_id: str) -> str | None:
     """Why ``tile_id`` may not go on ``coord`` in any rotation (None: it may)."""
-    main, unlabelled = _maps(state.title, *_board_key(state))
+    main, unlabelled = maps_for(state.title, *board_key(state.rules))
     colours = phase_colours(state)
     found = tile_problem(main, state.board, coord, tile_id, colours)
     if found is not None and unlabelled is not None and coord in main.hexes \
@@ -195,8 +151,9 @@ def placements(state: GameState, coord: str, tile_id: str) -> list[int]:
     if problem(state, coord, tile_id) is not None:
         return []
     closed = river_closed(state)
-    return [r for r in range(6) if rotation_problem(rules_map(state), state.board, coord,
-                                                    tile_id, r, river_closed=closed) is None]
+    board_map = rules_map(state.title, state.rules)
+    return [r for r in range(6) if rotation_problem(board_map, state.board, coord, tile_id, r,
+                                                    river_closed=closed) is None]
 
 
 def river_refusal(state: GameState, coord: str, tile_id: str,
@@ -208,7 +165,7 @@ def river_refusal(state: GameState, coord: str, tile_id: str,
     tile = state.map.tiles[tile_id]
     wanted = frozenset(hexes.parse_edge(e) for e in exits) if exits else None
     rotations = [r for r in range(6) if wanted is None or tile.exits(r) == wanted]
-    board_map = rules_map(state)
+    board_map = rules_map(state.title, state.rules)
     if not rotations or any(rotation_problem(board_map, state.board, coord, tile_id, r,
                                              river_closed=True) is None for r in rotations):
         return None
@@ -235,16 +192,14 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     kind = _kind_of(state, coord)
     home = state.rules.corp(corp).home
     with_ = action.get("with")
+    use_home = with_ is not None and left["home"] and coord == home
     if with_ is not None:
         extra = state.rules.private(with_).extra if with_ in state.rules.privates else {}
         require("home_tile_lay" in extra, f"{with_} gives no tile lay.", TRACK)
-    use_home = left["home"] and coord == home
-    if with_ is not None:
-        require(left["home"], f"{corp} has no free home lay from {with_}: it comes with the "
-                "Mississippi River Bridge Company bought by MP or SSW in its first operating "
-                "round.", MRBC_RULE)
-        require(coord == home, f"The free lay of {with_} is on {corp}'s home hex {home}.",
-                MRBC_RULE)
+        require(use_home or terrain_cost(state, corp, coord, with_)[1] == with_,
+                f"{with_} gives {corp} a free lay on its home hex {home} (bought by MP or SSW "
+                "in its first operating round) or $40 off the first tile of one river hex; "
+                f"neither is left for {coord}.", MRBC_RULE)
     if not use_home and not left[kind]:
         raise RulesError(_lay_refusal(corp, turn.get("lays") or []), TRACK)
     homes_laid = turn.get("home_laid") or False
@@ -257,15 +212,17 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require(river is None, river or "", MRBC_RULE)
     try:
         rotation = choose_rotation(state, corp, coord, tile_id, action.get("exits"),
-                                   action.get("paths"), with_)
+                                   action.get("paths"), with_, fits_map=placements)
     except RulesError:
         better = unconnected(state, corp, coord, tile_id, action.get("exits"))
         if better is None:
             raise
         raise RulesError(better, TRACK) from None
-    cost, discount = terrain_cost(state, corp, coord)
+    cost, discount = terrain_cost(state, corp, coord, with_)
     if use_home:
         cost, discount = 0, None
+        if state.options.get("mrbc_uses") == "one" and with_ is not None:
+            ctx.emit(PrivateUsed(with_))  # 18xx.games: one use of its ability
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
             f"terrain; {corp} has {money(state.corps[corp].cash)}.", TRACK)
     moved = token_map(state.map, state.board, coord, tile_id, rotation) or {}
@@ -351,7 +308,11 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
         as_home = left["home"] and coord == home
         if not (left[kind] or as_home):
             continue
-        cost = 0 if as_home else terrain_cost(state, corp, coord)[0]
+        discount = owned_with(state, corp, "terrain_discount")
+        cost, used = terrain_cost(state, corp, coord, discount)
+        using = discount if as_home or used else None
+        if as_home:
+            cost = 0
         if cost > state.corps[corp].cash:
             continue
         for tile_id, count in sorted(state.board.tiles_left.items()):
@@ -363,7 +324,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
             for r in distinct:
                 fields = lay_fields(state.map.tiles[tile_id], r, distinct)
                 moves.append({"action": {"type": "lay", "tile": tile_id, "hex": coord,
-                                         **fields, "with": None}, "price": cost})
+                                         **fields, "with": using}, "price": cost})
     return moves
 
 

@@ -15,17 +15,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import Ctx, money, player_cash, require
-from .errors import RulesError
-from .facts import MarketMove, MarketRestore, OverLimit
-from .shares import (
+from ...context import Ctx, money, player_cash, require
+from ...errors import RulesError
+from ...facts import MarketMove, MarketRestore, OverLimit
+from ...shares import (
     certificate_count,
     certificate_limit,
     corp_counts_toward_limit,
     may_exceed_share_limit,
     ordinary_indexes,
 )
-from .state import BANK, POOL, GameState, player_holder
+from ...state import BANK, POOL, GameState, player_holder
+from .closing import close_company
 
 RULE = "1870 Share Price Protection, p.13"
 
@@ -82,13 +83,19 @@ def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
 
 
 def certificate_problem(state: GameState, president: str, sale: dict[str, Any]) -> str | None:
-    counted = corp_counts_toward_limit(state, sale["corp"])
+    """Protection keeps the token where it stood: if certificates count toward the limit
+    there, the shares bought count, and so do the president's own certificates of the
+    company if the sale had taken it into a section where they do not."""
+    counted_now = corp_counts_toward_limit(state, sale["corp"])
+    counted = counted_now
     restored = state.rules.market.cell(sale["row"], sale["col"])
     if restored is not None:
         counted = not state.rules.zone_allows(restored.zone, "uncounted")
     if not counted:
         return None
     after, limit = certificate_count(state, president) + sale["count"], certificate_limit(state)
+    if not counted_now:
+        after += len(state.cert_indexes(sale["corp"], player_holder(president)))
     if after > limit:
         return f"That would give you {after} certificates; the limit is {limit}."
     return None
@@ -107,8 +114,6 @@ def settle(ctx: Ctx, sale: dict[str, Any]) -> None:
     if tuple(c.cell) != (sale["row"], sale["col"]):
         ctx.emit(MarketMove.to(state, sale["corp"], c.cell[0], c.cell[1]))  # again, under
     if state.rules.zone_allows(state.zone(sale["corp"]), "closes"):  # it enters the closing
-        from .closing import close_company  # section only now (p.7, p.13)
-
         close_company(ctx, sale["corp"])
 
 

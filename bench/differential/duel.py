@@ -1,0 +1,263 @@
+"""One game played in both engines: pbem decides every move (bots pick among its legal
+moves), the exporter writes each command as the site's actions, the oracle takes them,
+and the two states are compared after every command.
+
+A ``Duel`` holds pbem's state, the exporter (which keeps the site's names: certificate,
+train and tile ids) and one oracle game.  ``play`` runs it to the end or to the first
+divergence.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.engine.errors import RulesError
+from pbem.engine.game import apply_facts, decide, legal_moves, new_game
+from pbem.engine.state import GameState
+from pbem.importer.export import Exporter, ExportError
+from pbem.importer.options import site_rules
+from pbem.notation import format_action
+
+from .setups import Setup
+from .view import (
+    ahead,
+    differences,
+    oracle_view,
+    pbem_view,
+    settle,
+    unsettled_fields,
+    without,
+)
+
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+
+
+@dataclass
+class Divergence:
+    """The first place where the engines part: what was done, and what differs."""
+
+    kind: str  # "refused-by-site", "state", "export", "refused-by-pbem"
+    index: int  # the command's number in the game
+    command: str
+    detail: list[str]
+    site_actions: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        head = f"{self.kind} at command {self.index} ({self.command})"
+        return head + "".join(f"\n    {d}" for d in self.detail[:12])
+
+
+@dataclass
+class Outcome:
+    setup: Setup
+    commands: int = 0
+    site_actions: int = 0
+    compared: int = 0  # states compared (after every command, once both have settled)
+    probes: int = 0  # moves tried in both engines without playing them (players.py)
+    finished: bool = False
+    reason: str | None = None
+    phase: str | None = None
+    divergence: Divergence | None = None
+    seconds: float = 0.0
+    oracle_seconds: float = 0.0
+    #: what the game went through (action types, phases, endings): bots.py's reach
+    seen: dict[str, int] = field(default_factory=dict)
+    log: list[dict[str, Any]] = field(default_factory=list)  # the site actions sent
+
+    def see(self, what: str) -> None:
+        self.seen[what] = self.seen.get(what, 0) + 1
+
+
+def connections(auto_actions: list[dict[str, Any]]) -> list[list[str]]:
+    """The 1870 connection runs a site action's auto actions start (empty checks left
+    out: the site checks after many actions, the exporter writes only where one starts
+    or a turn ends)."""
+    return [list(a.get("corporations") or []) for a in auto_actions
+            if a.get("type") == "destination_connection" and a.get("corporations")]
+
+
+class Duel:
+    """One game of ``setup`` played by ``player`` (players.py) in pbem and the oracle."""
+
+    def __init__(self, oracle: Any, setup: Setup, player: Any) -> None:
+        self.oracle = oracle
+        self.player = player
+        self.rng = random.Random(f"moves-{setup.title}-{setup.seed}")
+        names = NAMES[:setup.players]
+        self.state: GameState = new_game(setup.title, names, setup.seed, setup.options)
+        self.ids = {n: i + 1 for i, n in enumerate(names)}
+        game = {"id": setup.seed, "title": setup.title, "options": self.state.options,
+                "seed": setup.seed}
+        seats = [{"name": n, "seat": i} for i, n in enumerate(names)]
+        self.exporter = Exporter(game, seats, self.state.clone())
+        self.outcome = Outcome(setup)
+        self.players = [{"id": self.ids[n], "name": n} for n in names]
+        self.optional_rules = site_rules(setup.title, self.state.options)
+        answer = oracle.new(setup.title, self.players, optional_rules=self.optional_rules)
+        if not answer.get("ok"):
+            raise RuntimeError(f"the oracle cannot start the game: {answer.get('error')}")
+        self.site_state = answer["state"]
+        self.site_log: list[str] = []  # the oracle's last log lines (for people)
+        self.pbem_log: list[str] = []  # pbem's last commands and log lines
+        self.written: list[dict[str, Any]] = []  # the site actions of the last command
+
+    def play(self, limit: int = 4000) -> Outcome:
+        started = time.perf_counter()
+        out = self.outcome
+        while not self.state.finished and out.commands < limit and out.divergence is None:
+            out.divergence = self.step()
+        out.finished = self.state.finished
+        out.reason = (self.state.result or {}).get("reason")
+        out.phase = self.state.phase
+        out.seconds = time.perf_counter() - started
+        if out.finished:
+            out.see(f"end:{out.reason}")
+        out.see(f"phase:{self.state.phase}")
+        return out
+
+    def document(self) -> dict[str, Any]:
+        """The site actions sent so far as an 18xx.games log (a reproduction)."""
+        setup = self.outcome.setup
+        return {"title": setup.title, "players": self.players,
+                "settings": {"optional_rules": self.optional_rules, "seed": setup.seed},
+                "actions": [dict(a) for a in self.outcome.log]}
+
+    def step(self) -> Divergence | None:
+        out = self.outcome
+        found = self.player.probe(self)  # moves tried in both engines, not played
+        if found is not None:
+            return found
+        name, action = self.player.choose(self.state, self.rng)
+        out.commands += 1
+        out.see(action["type"])
+        text = f"{name}: {format_action(action)}"
+        found = self.command(name, action, text)
+        if found is None:
+            found = self.catch_up(text)
+        return found or self.compare(text)
+
+    def command(self, name: str, action: dict[str, Any], text: str,
+                why: str = "") -> Divergence | None:
+        """Decide ``action`` in pbem, write it as site actions, send them to the oracle."""
+        out = self.outcome
+        try:
+            decision = decide(self.state, name, action)
+        except RulesError as exc:
+            kind = "refused-by-pbem" if why else "bot"
+            return Divergence(kind, out.commands, text, [f"pbem refuses {why or 'its own move'}"
+                                                         f": {exc}"])
+        try:
+            written = self.exporter.step(name, action, decision.facts)
+        except ExportError as exc:
+            apply_facts(self.state, decision.facts)
+            return Divergence("export", out.commands, text, [str(exc)])
+        apply_facts(self.state, decision.facts)
+        self.pbem_log = (self.pbem_log + [f"[{name}: {format_action(action)}]"] +
+                         decision.log)[-300:]
+        self.written = written
+        for site_action in written:
+            t = time.perf_counter()
+            expected = connections(site_action.get("auto_actions") or [])
+            sent = {k: v for k, v in site_action.items() if k != "auto_actions"}
+            answer = self.oracle.act(sent, auto="live")
+            out.oracle_seconds += time.perf_counter() - t
+            out.site_actions += 1
+            out.log.append(site_action)
+            if not answer.get("ok"):
+                return Divergence("refused-by-site", out.commands, text,
+                                  [f"the site refuses {site_action}: {answer.get('error')}"]
+                                  + ([f"(pbem's {why})"] if why else []), written)
+            self.site_state = answer["state"]
+            self.site_log = (self.site_log + answer.get("log", []))[-300:]
+            made = connections(answer.get("auto_actions") or [])
+            if made != expected:
+                return Divergence("connection", out.commands, text,
+                                  [f"after {sent['type']} the site starts the connection runs "
+                                   f"of {made or 'nobody'}, pbem of {expected or 'nobody'}"],
+                                  written)
+        return None
+
+    def catch_up(self, text: str) -> Divergence | None:
+        """Do in pbem what the site has done by itself: pass for a stock-round player who
+        can only pass, end the turn of a corporation the site has moved on from."""
+        for _ in range(12):
+            formality = self.formality()
+            if formality is None:
+                return None
+            name, why = formality
+            found = self.command(name, {"type": "pass"}, text, why)
+            if found is not None:
+                return found
+        return None
+
+    def formality(self) -> tuple[str, str] | None:
+        """(player, why) of the pass pbem still waits for where the site has gone on."""
+        state, site = self.state, self.site_state
+        if state.finished:
+            return None
+        rnd = state.round
+        acting = site.get("acting") or {}
+        if rnd.get("kind") == "stock" and not rnd.get("proposal") and not rnd.get("protection"):
+            current = rnd["current"]
+            elsewhere = site["round"]["kind"] != "stock" or site["round"]["turn"] != rnd["number"] \
+                or site.get("finished")
+            if (elsewhere or acting != {"type": "player", "id": self.ids[current]}) and \
+                    self.exporter.only_pass(current):
+                return current, "the pass the site made for a player who can only pass"
+        if rnd.get("kind") == "operating" and rnd.get("current") and not any(
+                rnd.get(k) for k in ("proposal", "discards", "connection", "protection")):
+            corp = rnd["current"]
+            here = site["round"]
+            moved_on = here["kind"] != "operating" or here.get("number") != rnd["index"] \
+                or here.get("turn") != rnd["sr"] or site.get("finished")
+            if (moved_on or acting != {"type": "corporation", "id": corp}) and not (
+                    acting.get("type") == "player" and site.get("step") == "BuyTrain"):
+                president = state.president(corp)
+                if president is not None:
+                    return president, f"done: the site has ended {corp}'s turn"
+        return None
+
+    def certificate_differences(self) -> list[str]:
+        """The exporter's site certificate ids against the oracle's (a difference makes
+        a later sale or purchase name a certificate the holder does not have)."""
+        found = []
+        names = {str(i): n for n, i in self.ids.items()}
+        for c in self.site_state["corporations"]:
+            if self.state.corps[c["id"]].par is None:
+                continue
+            for share, where in c["certificates"].items():
+                if where.startswith("player:"):
+                    where = "p:" + names[where.split(":", 1)[1]]
+                elif where == "treasury":
+                    where = "ipo"
+                ours = self.exporter.certs.holder_of(share)
+                if ours != where:
+                    found.append(f"certificates.{share}: exporter {ours} != site {where}")
+        return found
+
+    def acting_detail(self) -> list[str]:
+        """What each side offers now (for people reading a divergence of who acts)."""
+        moves = legal_moves(self.state)
+        offered = {n: sorted({m["action"]["type"] for m in ms}) for n, ms in moves.items()}
+        site = self.site_state
+        return [f"pbem offers {offered}",
+                f"the site offers {site.get('acting')} {site.get('actions')} "
+                f"(step {site.get('step')})"]
+
+    def compare(self, text: str) -> Divergence | None:
+        if self.state.round.get("pending_par"):
+            return None  # the site sells the next privates with one bid before the par
+        state = ahead(self.state, self.site_state)
+        ours = settle(pbem_view(state, self.ids), state, self.ids)
+        theirs = oracle_view(self.state, self.site_state)
+        found = without(differences(ours, theirs), unsettled_fields(state, self.site_state)) \
+            + self.certificate_differences()
+        if any(f.startswith("acting") for f in found):
+            found += self.acting_detail()
+        if found:
+            return Divergence("state", self.outcome.commands, text, found, self.written)
+        self.outcome.compared += 1
+        return None
