@@ -302,15 +302,22 @@ def restore(env: Env, file: str, force: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["json", "html", "18xx"]), default="json",
               show_default=True, help="JSON data, one self-contained HTML page, or an "
               "18xx.games log (docs/18xx-games.md).")
+@click.option("--private", is_flag=True, help="HTML: the referee's copy, with private "
+              "talk, standing orders and settings (left out of the page by default).")
 @click.pass_obj
-def export(env: Env, game: int, fmt: str) -> None:
+def export(env: Env, game: int, fmt: str, private: bool) -> None:
     """Write the whole game (setup and every event) as JSON, or as an HTML archive page
     with the history, a map to step through, holdings and the final scores.
+
+    \b
+    The JSON holds every event; the HTML page and the 18xx.games log leave out
+    what not every player saw (private talk, standing orders, settings).
 
     \b
     Example:
       pbem export 1 > game1.json
       pbem export 1 --format html > game1.html
+      pbem export 1 --format html --private > game1-referee.html
       pbem export 1 --format 18xx > game1-18xx.json
     """
     store = env.store()
@@ -336,7 +343,7 @@ def export(env: Env, game: int, fmt: str) -> None:
     for p in data["players"]:
         p.pop("key_hash", None)
     if start is not None:
-        echo(archive_page(start, data["events"], data["game"], data["players"]),
+        echo(archive_page(start, data["events"], data["game"], data["players"], private),
                    nl=False)
         return
     echo(json.dumps(data, indent=2, ensure_ascii=False))

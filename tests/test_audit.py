@@ -105,7 +105,7 @@ CASES: dict[str, Callable[[Path, int], Callable[[sqlite3.Connection], None]]] = 
     "all events deleted": lambda db, g: sql("DELETE FROM events WHERE game_id = ?", g),
     "cash added to talk": lambda db, g: sql(
         "UPDATE events SET facts = ? WHERE game_id = ? AND seq = ?",
-        json.dumps([{"type": "cash", "from": "bank", "to": "Dan", "amount": 500}]), g,
+        json.dumps([{"f": "cash", "from": "bank", "to": "p:Dan", "amount": 500}]), g,
         talk_seq(db, g)),
     "text changed": lambda db, g: sql(
         "UPDATE events SET text = 'buy CA' WHERE game_id = ? AND text = 'buy SV'", g),
@@ -134,11 +134,12 @@ def test_tampering_is_found(tmp_path: Path, case: str) -> None:
 def test_a_deleted_game_is_found(tmp_path: Path) -> None:
     db, game = played_file(tmp_path)
     assert cli(db, "audit", "--all").exit_code == 0
-    tamper(db, game, lambda conn: [conn.execute(f"DELETE FROM {t} WHERE "
-                                                f"{'id' if t == 'games' else 'game_id'} = ?",
-                                                [game]).close()
-                                   for t in ("events", "players", "chain_heads", "games")],
-           rehashed=False)
+    def delete_game(conn: sqlite3.Connection) -> None:
+        for table in ("events", "players", "chain_heads", "games"):
+            key = "id" if table == "games" else "game_id"
+            conn.execute(f"DELETE FROM {table} WHERE {key} = ?", [game]).close()
+
+    tamper(db, game, delete_game, rehashed=False)
     result = cli(db, "audit", "--all")
     assert result.exit_code == 1 and f"game #{game}" in result.output
 
@@ -193,7 +194,7 @@ def test_every_kind_is_checked(tmp_path: Path) -> None:
     from pbem import service
 
     db, game = played_file(tmp_path)
-    cash = json.dumps([{"type": "cash", "from": "bank", "to": "Ann", "amount": 1}])
+    cash = json.dumps([{"f": "cash", "from": "bank", "to": "p:Ann", "amount": 1}])
 
     def add(conn: sqlite3.Connection) -> None:
         last = conn.execute("SELECT MAX(seq), hash FROM events WHERE game_id = ?",

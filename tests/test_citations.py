@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from enginehelp import Table
-from or1870help import Table1870, home, lay_track, operating, start
+from or1870help import Table1870, give_trains, home, lay_track, operating, start
 
 from pbem.engine.errors import RulesError
 from pbem.engine.game import decide
@@ -84,3 +84,17 @@ def test_1830_keeps_its_numbering() -> None:
     t = Table(["A", "B", "C"])
     error = refusal(t, "A", "bid", private="CS", amount=41)
     assert error.rule == "1830 1.2.1"
+
+
+def test_1870_route_refusals_cite_operate_trains() -> None:
+    """A written route with more stops than its train counts: 1870 Operate Trains, p.21
+    (board/written.py cited 1830 6.4.1 in every title)."""
+    t = Table1870(["A", "B"])
+    start(t, "TP", 100, {"A": 6}, cash=500)
+    give_trains(t, "TP", "2")
+    home(t, "TP")
+    lay_track(t, ["J5", "J3"])
+    operating(t, "TP", step="run")
+    error = refusal(t, "A", "run", routes=[{"train": "2", "stops": ["J5", "J3", "J5"]}])
+    assert "counts at most 2 stops" in error.message
+    assert error.rule == "1870 Operate Trains, p.21"

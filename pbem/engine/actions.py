@@ -80,6 +80,3 @@ ENGINE_TYPES = frozenset(
         "reissue", "destination", "port", "cattle", "end_game", "as",
     }
 )
-
-#: Action types answered by the service at any time, never recorded as game events.
-SERVICE_TYPES = frozenset({"say", "help", "show", "history", "notify", "undo"})

@@ -85,7 +85,8 @@ def written_run(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> 
     """The routes the president wrote, checked by the route rules and realised."""
     try:
         return check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
-                         revenue_column(state), revenue_rules(state, corp))
+                         revenue_column(state), revenue_rules(state, corp),
+                         lambda key: cite(state, key))
     except RulesError as exc:
         exc.rule = exc.rule or cite(state, "route")
         raise

@@ -54,16 +54,24 @@ def is_service_event(event: Event) -> bool:
     return event["kind"] in SERVICE_KINDS or is_talk(event)
 
 
+def talk_heard_by(event: Event) -> list[str]:
+    """Those private talk was said to (empty: said to everybody, or not talk)."""
+    command = event.get("command")
+    to = command.get("to") if isinstance(command, Mapping) else None
+    return [str(name) for name in to] if to else []
+
+
+def is_public(event: Event) -> bool:
+    """Seen by every player: not private talk, not a player's standing order or setting."""
+    return event["kind"] not in ("order", "setting") and not talk_heard_by(event)
+
+
 def visible_to(event: Event, viewer: str | None) -> bool:
     """May ``viewer`` (None: the referee) see this event? Private talk only its speaker
     and those it was said to; a standing order or a setting only its player."""
-    if viewer is None:
+    if viewer is None or is_public(event):
         return True
-    if event["kind"] in ("order", "setting"):
-        return event["actor"] == viewer
-    command = event.get("command")
-    to = command.get("to") if isinstance(command, Mapping) else None
-    return not to or viewer == event["actor"] or viewer in to
+    return viewer == event["actor"] or viewer in talk_heard_by(event)
 
 
 def since_last_turn(events: Sequence[Event], player: str, limit: int = RECENT_LIMIT,

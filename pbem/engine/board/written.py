@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,7 @@ def check_run(
     explicit: Sequence[Mapping[str, Any]],
     column: str | int,
     rules: RevenueRules | None = None,
+    cite: Callable[[str], str | None] = lambda key: None,
 ) -> Run:
     """Check routes a player wrote and realise them on the track.
 
@@ -78,7 +79,8 @@ def check_run(
     search = search_for(board_map, board, corp, column, rules)
     graph = search.graph
     untracked: dict[StopKey, int] = {}
-    written = _read_written(board_map, board, corp, trains, explicit, graph, untracked)
+    written = _read_written(board_map, board, corp, trains, explicit, graph, untracked,
+                            cite)
 
     readings = list(itertools.product(*(itertools.product(*w.options) for w in written)))
     results: list[list[tuple[list[int], list[int]]]] = []
@@ -126,6 +128,7 @@ def _read_written(
     explicit: Sequence[Mapping[str, Any]],
     graph: RouteGraph,
     untracked: dict[StopKey, int],
+    cite: Callable[[str], str | None],
 ) -> list[_Written]:
     owned: dict[str, list[int | None]] = {}
     for name, distance in trains:
@@ -144,7 +147,7 @@ def _read_written(
                 raise RulesError(f"The {train_phrase(name)} is given more than one route; "
                                  "each train runs once.")
             raise RulesError(f"{corp} has {count} {train_phrase(name)}s but more routes are "
-                             "given for them; each train runs once.", "1830 6.4")
+                             "given for them; each train runs once.", cite("run"))
         distance = owned[key][given[key] - 1]
         tokens = [str(t) for t in entry.get("stops", [])]
         options = [_read_stop(board_map, board, graph, token, untracked) for token in tokens]
@@ -152,10 +155,10 @@ def _read_written(
         phrase = train_phrase(name)
         if len(tokens) < 2:
             raise RulesError(f"The {phrase}'s route {text} needs at least two cities.",
-                             "1830 6.4.1")
+                             cite("route_stops"))
         if distance is not None and len(tokens) > distance:
             raise RulesError(f"The {phrase} counts at most {distance} stops; {text} has "
-                             f"{len(tokens)}.", "1830 6.4.1")
+                             f"{len(tokens)}.", cite("route_stops"))
         written.append(_Written(name, distance, text, options, tokens))
     return written
 

@@ -36,6 +36,8 @@ log = logging.getLogger("pbem.mail")
 # rejection cap those of REJECTION_PURPOSES (apart, so forged mail cannot use the replies up).
 REPLY_PURPOSES = ("re",)
 REJECTION_PURPOSES = ("rej",)
+#: the warning that a player's key came from another address: capped apart again
+LEAK_PURPOSES = ("leak",)
 #: mails that carry a player's key: only their headers are kept once sent
 KEY_PURPOSES = ("welcome", "key")
 

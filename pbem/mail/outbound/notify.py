@@ -347,7 +347,7 @@ def _talk(store: Store, config: MailConfig, game: dict[str, Any], players: list[
     if private and referee and views.state.options.get("private_talk") == "referee":
         copy = {"name": "the referee", "email": referee, "seat": -1, "key_hash": ""}
         out = _talk_mail(config, game, copy, views, run.player, private)
-        out.reply_to = None  # the referee answers by the command line
+        out.reply_for = out.reply_to = None  # the referee answers by the command line
         queue_mail(store, config, out, now)
 
 

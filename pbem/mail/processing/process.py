@@ -29,6 +29,7 @@ from ..inbound.mime import InboundMail, parse_message
 from ..inbound.replies import command_lines
 from ..inbound.routing import key_line, subject_key
 from ..outbound.compose import (
+    LEAK_PURPOSES,
     REJECTION_PURPOSES,
     REPLY_PURPOSES,
     Outgoing,
@@ -346,13 +347,15 @@ def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: di
 
 def _capped(store: Store, config: MailConfig, address: str, now: str, purpose: str) -> bool:
     """True when ``address`` had its day's replies (``re``), rejection notices (``rej``)
-    or referee's copies (``ref``): counted apart, so mail forged in a player's name
-    cannot use up his replies, and he (or the referee) hears of forgeries a limited
-    number of times a day."""
+    or warnings of a leaked key (``leak``), and the referee's copies (``ref``): each
+    counted apart, so mail forged in a player's name cannot use up his replies, and he
+    (or the referee) hears of forgeries and of mail with his key from elsewhere a
+    limited number of times a day."""
     since = _ago(now, days=1)
-    if purpose in REJECTION_PURPOSES:
-        return (store.outbox_count(address, since, REJECTION_PURPOSES)
-                >= config.limits.rejections_per_address_per_day)
+    for notices in (REJECTION_PURPOSES, LEAK_PURPOSES):
+        if purpose in notices:
+            return (store.outbox_count(address, since, notices)
+                    >= config.limits.rejections_per_address_per_day)
     counted = (purpose,) if purpose == "ref" else REPLY_PURPOSES
     return (store.outbox_count(address, since, counted)
             >= config.limits.replies_per_address_per_day)
@@ -381,7 +384,8 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
                      [f"A mail to game #{game_id} from {mail.from_addr or 'an unknown sender'} "
                       f"(subject: {shorten(mail.subject or '(none)', 50)}) was not accepted: "
                       f"{reason}.", told], now)
-    if target is None or _capped(store, config, target["email"], now, "rej"):
+    purpose = "leak" if sender.leaked else "rej"
+    if target is None or _capped(store, config, target["email"], now, purpose):
         return
     values: dict[str, object] = {
         "player": target["name"], "email": target["email"], "title": game["title"],
@@ -393,7 +397,7 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
         values=values,
         subject=subject_for(game["title"], game_id, "Your reply address has leaked"
                             if sender.leaked else "Your mail was not accepted"),
-        purpose="rej", game_id=game_id, thread=thread_key(service.load(store, game_id)),
+        purpose=purpose, game_id=game_id, thread=thread_key(service.load(store, game_id)),
         reply_for=target if target.get("key_hash") else None)
     if not sender.leaked and mail.message_id:
         out.in_reply_to = mail.message_id  # his own mail: the answer goes with it

@@ -45,6 +45,7 @@ CITATIONS = {
     "blocking": "1830 6.3.3",
     "run": "1830 6.4",
     "route": "1830 6.4.2",
+    "route_stops": "1830 6.4.1",
     "best_run": "1830 6.5",
     "dividend": "1830 6.5",
     "trains": "1830 6.6",

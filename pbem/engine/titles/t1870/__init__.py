@@ -66,6 +66,7 @@ CITATIONS = {
     "blocking": "1870 Operate Trains, p.21",
     "run": "1870 Operate Trains, p.21",
     "route": "1870 Operate Trains, p.21",
+    "route_stops": "1870 Operate Trains, p.21",
     "best_run": "1870 Operate Trains, p.21",
     "dividend": "1870 Declare Dividends, p.21",
     "trains": "1870 Purchase Trains, p.22",
