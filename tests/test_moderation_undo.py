@@ -218,3 +218,62 @@ def test_a_train_offered_between_companies_expires_as_declined(tmp_path: Path) -
     table.send("Cat", "buy train 2 from PRR for 50")
     table.send("Ann", "accept")
     assert table.state().corps["C&O"].trains == ["2"]
+
+
+@pytest.fixture
+def phase3(tmp_path: Path) -> ModTable:
+    """Operating round 2.1 in phase 3 (the first 3-train bought by the PRR): corporations
+    may buy private companies (1830 3.1, 6.5 phase 3)."""
+    table = ModTable(tmp_path, {"deadline": "72h", "remind": "none"})
+    play(table, [*TO_FIRST_OR, ("Ann", "buy train; buy train; buy train; done"),
+                 ("Cat", "buy train; buy train; buy train; done")])
+    while table.state().round["kind"] == "stock":
+        [who] = table.waiting()
+        play(table, [(who, "pass")])
+    play(table, [("Ann", "buy train")])
+    state = table.state()
+    assert (state.phase, state.round["current"], table.waiting()) == ("3", "PRR", ["Ann"])
+    return table
+
+
+def test_a_private_bought_by_a_company_from_another_player_accepted(phase3: ModTable) -> None:
+    """1830 3.1: a corporation buys a private from a player for half to twice its face
+    value; a player who is not its president must agree. The PRR's turn goes on."""
+    phase3.send("Ann", "buy private CS from Ben for 60")
+    assert phase3.waiting() == ["Ben"] and phase3.due("Ben") is not None
+    cash = phase3.state().cash_of("p:Ben")
+    phase3.send("Ben", "accept")
+    state = phase3.state()
+    assert state.privates["CS"].owner == "c:PRR" and state.cash_of("p:Ben") == cash + 60
+    assert phase3.waiting() == ["Ann"]
+
+
+def test_a_private_bought_by_a_company_declined_and_expired(phase3: ModTable) -> None:
+    phase3.send("Ann", "buy private CS from Ben for 60")
+    phase3.send("Ben", "decline")
+    assert phase3.state().privates["CS"].owner == "p:Ben" and phase3.waiting() == ["Ann"]
+    phase3.send("Ann", "buy private CS from Ben for 70")
+    phase3.new_mail()
+    [fired] = phase3.tick(hours=72)
+    assert (fired.what, fired.player) == ("expiry", "Ben")
+    assert phase3.commands()[-1] == "Ben: decline"
+    assert phase3.state().privates["CS"].owner == "p:Ben" and phase3.waiting() == ["Ann"]
+    [turn] = phase3.to("Ann", phase3.new_mail())
+    assert "Ben declines." in turn.flat
+
+
+def test_the_pass_policy_declines_an_1870_redemption_from_a_player() -> None:
+    """1870 p.17: a company may redeem a share from a player who agrees; unanswered, the
+    offer is declined like any other."""
+    from test_stock_1870 import company_with_pool_share, put, second_stock_round
+
+    from pbem.moderation.policy import pass_policy
+
+    table = company_with_pool_share()
+    table.act("P3", "redeem", corp="IC", **{"from": None})
+    second_stock_round(table)
+    put(table, {"f": "round_set", "values": {"current": "P3"}})
+    table.act("P3", "redeem", corp="IC", **{"from": "P4"})
+    assert table.state.round["proposal"]["answer_by"] == "P4"
+    result = pass_policy(table.state, "P4")
+    assert result.stuck is None and result.actions == [{"type": "decline"}]

@@ -350,7 +350,7 @@ def _tamper(path: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
         "UPDATE events SET actor = 'Bob' WHERE seq = 3",
         "UPDATE events SET received = '2030-01-01T00:00:00Z' WHERE seq = 3",
         "UPDATE events SET log = 'not json' WHERE seq = 3",
-        "UPDATE events SET hash = 'f' || substr(hash, 2) WHERE seq = 3",
+        "UPDATE events SET hash = 'x' || substr(hash, 2) WHERE seq = 3",
         "UPDATE events SET prev_hash = 'x' WHERE seq = 3",
         "DELETE FROM events WHERE seq = 2",
     ],

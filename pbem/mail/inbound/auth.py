@@ -122,7 +122,7 @@ def authenticate(store: Store, mail: InboundMail, game_id: int,
     key = first_key(keys)
     of_record = [p for p in players
                  if mail.from_addr and p["email"].strip().lower() == mail.from_addr]
-    mine = key_holders(store, game_id, of_record, key)
+    mine = key_holders(store, game_id, of_record, key) if of_record else []
     if mine and mine[0].get("status") == "kicked":
         return Sender(None, f"the referee removed you from game #{game_id}; your seat "
                       "is played by the service now", notify=mine[0])

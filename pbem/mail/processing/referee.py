@@ -31,13 +31,11 @@ def referee_only(turn: MailTurn, command: str, what: str) -> None:
 def act_for(turn: MailTurn, command: str, action: Action, actor: str) -> None:
     """as Alice <command>: a game command is decided as Alice's and recorded as the
     referee's; a mail command is carried out for Alice."""
-    from .catalog import CATALOG  # the catalog lists this module's units
-
     referee_only(turn, command, "act for another player")
     player, inner = action["player"], action["action"]
     if answers_undo(turn, inner, player):
         inner = {"type": "undo_answer", "answer": inner["type"]}
-    unit = CATALOG.handles(inner)
+    unit = turn.unit_for(inner)
     if unit is None:
         turn.play([command], actor=REFEREE_ACTOR)
         turn.announce(f"The referee acts for {player}: {_inner_text(command, player)}.")
@@ -165,5 +163,5 @@ UNITS = [
                 "policy) and mail from its player is refused.", ("kick",), kick,
                 changes_game=True),
     MailCommand("end game", REFEREE, "end game",
-                "end the game now: everybody is scored as it stands.", listed=False),
+                "end the game now: everybody is scored as it stands."),
 ]

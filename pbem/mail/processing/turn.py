@@ -25,7 +25,7 @@ from ...store import Store
 from ..outbound.notify import EVERYONE, Activity, Notice, Talk
 from .catalog import CATALOG
 from .undo import answers_undo
-from .units import Action
+from .units import Action, MailCommand
 
 PAUSED = ("The game is paused by the referee: until it resumes only the referee's "
           "commands are taken (help, show, history, list and say still work); nothing "
@@ -142,6 +142,10 @@ class MailTurn:
         if answers_undo(self, action, self.player):
             return {"type": "undo_answer", "answer": action["type"]}
         return action if CATALOG.handles(action) is not None else None
+
+    def unit_for(self, action: Action) -> MailCommand | None:
+        """The mail command's unit that carries ``action`` out (None: a game command)."""
+        return CATALOG.handles(action)
 
     def play(self, batch: list[str], actor: str | None = None) -> None:
         """Game commands (and standing orders), decided on the current state and
