@@ -16,6 +16,7 @@ from .engine.errors import SetupError
 from .notation import format_action
 from .render import full_text, mail_parts, since_last_turn, state_json, svg_map
 from .render.archive import archive_page
+from .render.options import options_text
 from .store import StoreError, open_store
 
 
@@ -170,6 +171,7 @@ def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
     if fmt == "json":
         data = state_json(state, format_action, viewer)
         data["game"] = game
+        data["options"] = state.options
         echo(json.dumps(data, indent=2, default=list))
     elif fmt == "svg":
         echo(svg_map(state))
@@ -177,6 +179,7 @@ def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
         echo(mail_parts(state, viewer, recent, image_cid="").html, nl=False)
     else:
         echo(f"Game #{game}")
+        echo(options_text(state.title, state.options))
         echo(full_text(state, viewer, recent))
 
 

@@ -41,8 +41,8 @@ def act_command(env: Any, game: int, actor: str, commands: str) -> None:
         fail(str(exc), 1)
     except (StoreError, SetupError) as exc:
         fail(str(exc), 1)
-    for line in result.lines:
-        echo(line)
+    for line in result.lines:  # a command's log lines, indented for the mail's block
+        echo(line.removeprefix("  ") if line.startswith("      ") else line)
     for seat, key in result.keys.items():
         echo(f"The new key of seat {seat}: {key} (no mail configuration: give it to "
                    "the new player yourself)", err=True)

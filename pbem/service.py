@@ -148,7 +148,8 @@ def initial(store: Store, game_id: int) -> GameState:
     game = store.game(game_id)
     seated = [p["name"] for p in store.players(game_id)]
     rules_options, _ = split_options(game["options"])  # the moderation options are not rules
-    state = new_game(game["title"], seated, game["seed"], rules_options)
+    options = load_title(game["title"]).options_as_recorded(rules_options)
+    state = new_game(game["title"], seated, game["seed"], options)
     recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
     return state
 
@@ -177,7 +178,9 @@ def parse_context(state: GameState) -> ParseContext:
         privates=privates,
         players=state.names,
         round_kind=kind if kind in ("auction", "stock", "operating") else "stock",
-        in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par")),
+        # a bid names no private company between bidders, and in the base game's groups
+        in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par"))
+        or state.round.get("round") == "groups",
         train_names=[t.name for t in rules.trains],
         title=state.title,
     )

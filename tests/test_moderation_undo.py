@@ -60,7 +60,7 @@ def test_own_last_by_mail_and_through_pbem_act(tmp_path: Path) -> None:
     assert table.waiting() == ["Ann"] and table.due("Ann") == "2026-05-07T10:00:00.000+00:00"
     table.send("Ann", "buy SV")
     result = carry_out(table.store, table.game, "Ann", "undo", now=table.clock.now)
-    assert result.lines[0].endswith("Ann: buy SV taken back.")
+    assert result.lines[0].endswith("undo: event 6 (buy SV) is taken back.")
     table.send("Ann", "buy SV")
     table.send("Ben", "buy CS")
     table.new_mail()

@@ -10,7 +10,7 @@ what would be undone).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,16 @@ def moves(events: Iterable[Mapping[str, Any]]) -> list[Move]:
             for e in events if e["kind"] == "command"]
 
 
+def taken_back(taken: Sequence[Move], player: str) -> str:
+    """What an undo took back, as its result line says it: "event 8 (buy B&O) is taken
+    back", or "events 5 (Ann: buy SV), 6 (Ben: buy CS) are taken back"."""
+    if len(taken) == 1 and taken[0].player == player:
+        return f"event {taken[0].seq} ({taken[0].text}) is taken back"
+    listed = ", ".join(f"{m.seq} ({m.player}: {m.text})" for m in taken)
+    return f"event{'s' if len(taken) > 1 else ''} {listed} {'are' if len(taken) > 1 else 'is'} " \
+        "taken back"
+
+
 def request(store: Store, game_id: int, player: str, rule: str, schedule: Schedule, *,
             source: str, now: str) -> UndoOutcome:
     """``player``'s undo: done at once, or asked of the players who acted since.
@@ -57,7 +67,7 @@ def request(store: Store, game_id: int, player: str, rule: str, schedule: Schedu
     if not plan.ask:
         seq = service.undo(store, game_id, plan.keep, actor=player, source=source, now=now)
         out.reverted = True
-        out.lines.append(f"[{seq}] undo: {taken} taken back.")
+        out.lines.append(f"[{seq}] undo: {taken_back(plan.take_back, player)}.")
         return out
     due = _due(schedule, now)
     command = {"type": "undo_request", "player": player, "keep": plan.keep,

@@ -94,6 +94,13 @@ HELP_TOPICS: tuple[str, ...] = (
     "end game",
 )  # fmt: skip
 
+#: The parts of the players' guide 'help <part>' sends (docs/players-guide.md; the mail
+#: layer reads them, tests/test_docs_examples.py checks this list against the guide).
+GUIDE_PARTS: tuple[str, ...] = (
+    "start", "auction", "stock", "operating", "1870", "talk", "orders", "reading", "refused",
+    "mails",
+)
+
 
 def canonical_verb(word: str, fuzzy: bool = False) -> str | None:
     """The canonical verb a typed word stands for ('done' -> 'pass'); with ``fuzzy``

@@ -9,7 +9,7 @@ from pbem.engine.actions import Action
 from .context import ParseContext
 from .errors import Unclear
 from .grammar import Args, Handler, Slot, extra_word, fill
-from .lexicon import HELP_TOPICS, canonical_verb
+from .lexicon import GUIDE_PARTS, HELP_TOPICS, canonical_verb
 from .words import plain, player_prefix, whole
 
 _NOTIFY_MODES = (
@@ -51,7 +51,7 @@ def help_(args: Args, ctx: ParseContext) -> Action:
     if not words:
         return {"type": "help", "topic": None}
     joined = " ".join(words)
-    if joined in HELP_TOPICS:
+    if joined in HELP_TOPICS or joined in GUIDE_PARTS:
         return {"type": "help", "topic": joined}
     verb = canonical_verb(words[0])
     if verb is not None and verb in HELP_TOPICS and len(words) == 1:
@@ -59,7 +59,7 @@ def help_(args: Args, ctx: ParseContext) -> Action:
     raise Unclear(
         f"there is no help on '{joined}'; 'help' alone lists the commands",
         word=joined,
-        vocabulary=list(HELP_TOPICS),
+        vocabulary=[*HELP_TOPICS, *GUIDE_PARTS],
     )
 
 

@@ -11,6 +11,7 @@ from ... import service
 from ...moderation.clock import schedule_of
 from ...moderation.describe import DeadlineView
 from ...moderation.timecalc import parse_moment
+from ...render.options import options_text
 from ...store import Store, new_player_key
 from ...store.keys import is_legacy_hash
 from ..config import MailConfig
@@ -42,15 +43,17 @@ def queue_welcome(store: Store, config: MailConfig, game_id: int, keys: dict[str
     ``referee_key``: the referee's new key, mailed to the referee. ``takeover``: seat ->
     the summary of the game for a player who takes the seat over (a replacement)."""
     seats = ", ".join(p["name"] for p in store.players(game_id))
+    game = store.game(game_id)
     ids = []
     with store.transaction():
         if referee_key is not None:
             views = game_views(store, game_id, now)
-            ids.append(_referee_welcome(store, config, store.game(game_id), views, seats,
-                                        referee_key, now))
+            ids.append(_referee_welcome(store, config, game, views, seats, referee_key, now))
         ids += queue_key_mails(store, config, game_id, keys, now, "player-welcome.txt",
                                "welcome", "Welcome to game #{game}, {name}",
-                               {"seats": seats, "lines_per_mail": config.limits.lines_per_mail},
+                               {"seats": seats, "lines_per_mail": config.limits.lines_per_mail,
+                                "options_section": options_text(game["title"],
+                                                                game["options"])},
                                takeover)
     return ids
 
