@@ -163,18 +163,21 @@ def test_a_snapshot_written_behind_the_servers_back_is_never_read(
 
 def test_a_database_written_before_the_keyed_record_and_snapshots_migrates(
         tmp_path: Path) -> None:
-    """tests/data/pre-hardening.db.gz was written by main before migrations 0004 and 0005:
-    it is migrated through both, and its games are then kept and read from snapshots."""
+    """tests/data/pre-hardening.db.gz was written by main before migrations 0004 (the keyed
+    record), 0005 (seats) and 0006 (snapshots): it is migrated through them, and its
+    games are then kept and read from snapshots."""
     import gzip
 
-    from pbem.store import applied_migrations
+    from pbem.store import MIGRATIONS, applied_migrations
 
     path = tmp_path / "old.db"
     path.write_bytes(gzip.decompress(
         (Path(__file__).parent / "data" / "pre-hardening.db.gz").read_bytes()))
     old = open_store(path, now=NOW)
     try:
-        assert applied_migrations(old.conn)[-2:] == ["0004_keyed_record", "0005_snapshots"]
+        assert applied_migrations(old.conn) == [name for name, _ in MIGRATIONS]
+        assert applied_migrations(old.conn)[3:] == ["0004_keyed_record",
+                                                    "0005_seats_and_referee", "0006_snapshots"]
         for game_id in (1, 2):
             assert old.snapshots(game_id) == []
             snapshot_now(old, game_id)

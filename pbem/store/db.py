@@ -15,6 +15,7 @@ from .games import GamesMixin
 from .mailqueue import MailQueueMixin
 from .migrations import apply_migrations
 from .record import RecordMixin
+from .seats import SeatsMixin
 from .secret import (
     ServerSecret,
     create_secret,
@@ -29,8 +30,8 @@ DEFAULT_DB_PATH = "./pbem.db"
 BUSY_TIMEOUT_SECONDS = 5.0
 
 
-class Store(GamesMixin, EventsMixin, MailQueueMixin, RecordMixin, SnapshotsMixin):
-    """The event store of pbem: games, players, events, inbox and outbox, and the
+class Store(GamesMixin, EventsMixin, MailQueueMixin, RecordMixin, SeatsMixin, SnapshotsMixin):
+    """The event store of pbem: games, players, events, inbox and outbox, seats, and the
     snapshots of game states kept for speed.
 
     Build one with ``open_store``. Every method that writes runs in
