@@ -12,11 +12,14 @@ import pytest
 from cli_driver import Cli
 from enginehelp import Table, first_operating_round, give_cash, give_train
 
+from pbem.engine.board.track import closed_lay_ok
 from pbem.engine.errors import SetupError
 from pbem.engine.game import new_game
+from pbem.engine.ortrack import fitting
 from pbem.engine.shares import certificate_count, certificate_limit
 from pbem.engine.state import player_holder
 from pbem.engine.title import load_title
+from pbem.engine.trains import bank_offers, left_in_bank
 
 # -- positions -------------------------------------------------------------------------------
 
@@ -298,3 +301,187 @@ def test_show_names_the_options(tmp_path: Path) -> None:
     refused = cli.run("new", "1830", "--player", "A:a@x.org", "--player", "B:b@x.org",
                       "--option", "privates=groups", "--option", "auction_order=lowest-bid")
     assert refused.exit_code != 0 and "cannot be played together" in refused.stderr
+
+
+# -- V-1.7 trains, 3.0 indestructible 4-trains ---------------------------------------------------
+
+
+def trains_left(**options: str) -> dict[str, int | None]:
+    state = new_game("1830", ["A", "B", "C"], 1, options)
+    return {t.name: left_in_bank(state, t) for t in state.rules.trains}
+
+
+def test_v1_7_number_of_6_trains_and_diesels() -> None:
+    assert trains_left()["6"] == 2 and trains_left(six_trains="3")["6"] == 3
+    assert trains_left()["D"] == 6 and trains_left(diesels="unlimited")["D"] is None
+
+
+def test_v1_7_no_diesels_and_3_0_the_4_trains_never_rust() -> None:
+    """With the 6-trains sold the bank offers diesels; without diesels it offers
+    nothing, and no diesel ever makes the 4-trains obsolete."""
+    plain, without = new_game("1830", ["A", "B"], 1, {}), \
+        new_game("1830", ["A", "B"], 1, {"diesels": "none"})
+    for state in (plain, without):
+        state.trains_sold.update({"2": 6, "3": 5, "4": 4, "5": 3, "6": 2})
+    assert [t.name for t in bank_offers(plain)] == ["D"]
+    assert bank_offers(without) == [] and trains_left(diesels="none")["D"] == 0
+
+
+# -- 2.0 the operating order ---------------------------------------------------------------------
+
+
+def nyc_overtakes_during_prr_turn(**options: str) -> Table:
+    """Operating round 2.1: PRR ($90), C&O ($65), NYC ($55) operate in that order; while
+    PRR operates NYC's share value goes to $100 (as a forced sale could make it)."""
+    t = second_stock_round(**options)
+    nyc = t.state.corps["NYC"]
+    nyc.floated, nyc.funded, nyc.cell = True, True, (4, 3)
+    t.pass_all()
+    assert t.state.round["current"] == "PRR"
+    nyc.cell = (0, 6)
+    t.act("A", "pass")
+    return t
+
+
+def test_2_0_variable_operating_order_follows_the_share_values() -> None:
+    assert nyc_overtakes_during_prr_turn().state.round["current"] == "NYC"
+
+
+def test_2_0_fixed_operating_order() -> None:
+    t = nyc_overtakes_during_prr_turn(operating_order="fixed")
+    assert t.state.round["current"] == "C&O"
+    t.act("C", "pass")
+    assert t.state.round["current"] == "NYC"
+
+
+# -- 3.0 delayed buy-in of private companies -------------------------------------------------------
+
+
+def prr_buys_the_first_3_train(**options: str) -> Table:
+    t = first_operating_round(**options)
+    t.state.trains_sold["2"] = 6
+    t.act("A", "buy_train", train="3", source="bank", price=None, trade=None)
+    assert t.state.phase == "3"
+    return t
+
+
+def test_3_0_privates_buyable_at_once() -> None:
+    t = prr_buys_the_first_3_train()
+    t.act("A", "buy_private", private="SV", **{"from": "A"}, price=20)
+    assert t.state.privates["SV"].owner == "c:PRR"
+
+
+def test_3_0_delayed_private_buy_in() -> None:
+    t = prr_buys_the_first_3_train(private_buy_in="next-round")
+    message = t.refused("A", "buy_private", private="SV", **{"from": "A"}, price=20)
+    assert "next operating round" in message
+    while t.state.round["kind"] != "stock":
+        t.act(t.current, "pass")
+    while t.state.round["kind"] != "operating" or t.state.round["current"] != "PRR":
+        t.act(t.current, "pass")
+    t.act("A", "buy_private", private="SV", **{"from": "A"}, price=20)
+
+
+# -- V-7.7 train limit and the only train ------------------------------------------------------
+
+
+def prr_at_its_limit(**options: str) -> Table:
+    t = first_operating_round(**options)
+    for _ in range(4):
+        give_train(t, "PRR", "2")
+    return t
+
+
+def test_v7_7_fixed_train_limit() -> None:
+    t = prr_at_its_limit()
+    assert "the limit" in t.refused("A", "buy_train", train="2", source="bank", price=None,
+                                    trade=None)
+
+
+def test_v7_7_flexible_train_limit_then_discard_without_compensation() -> None:
+    t = prr_at_its_limit(train_limit="flexible")
+    cash = t.state.corps["PRR"].cash
+    t.act("A", "buy_train", train="2", source="bank", price=None, trade=None)
+    assert t.state.round["discards"] == ["PRR"] and len(t.state.corps["PRR"].trains) == 5
+    t.act("A", "discard", train="2")
+    assert len(t.state.corps["PRR"].trains) == 4 and t.state.pool_trains == ["2"]
+    assert t.state.corps["PRR"].cash == cash - 80
+
+
+def c_and_o_offers_for_prrs_only_train(**options: str) -> Table:
+    t = first_operating_round(**options)
+    prr_runs_for(t)
+    t.act("A", "withhold")
+    t.act("A", "pass")
+    assert t.state.round["current"] == "C&O"
+    return t
+
+
+def test_v7_7_the_only_train_may_be_sold() -> None:
+    t = c_and_o_offers_for_prrs_only_train()
+    t.act("C", "buy_train", train="2", source="PRR", price=80, trade=None)
+    assert t.state.round["proposal"]["seller"] == "PRR"
+
+
+def test_v7_7_the_only_train_of_a_company_with_a_route_is_kept() -> None:
+    t = c_and_o_offers_for_prrs_only_train(only_train="kept")
+    assert "only train" in t.refused("C", "buy_train", train="2", source="PRR", price=80,
+                                     trade=None)
+
+
+# -- V-7.6 tile laying ---------------------------------------------------------------------------
+
+
+def test_v7_6_semi_restricted_and_restricted_laying() -> None:
+    """NYC reaches the city of tile 57 on H10 (given here) but no new track of tile 15
+    there: semi-restricted, the city's rise from $20 to $30 allows the upgrade;
+    restricted, only new track a route extends to does."""
+    state = first_operating_round().state
+    state.board.tiles["H10"] = ("57", 0)
+    state.phase = "3"
+    reached = frozenset({("H10", 0)})
+    rotation = fitting(state, "H10", "15")[0]
+    args = (state.map, state.board, "H10", "15", rotation, "NYC", 0, reached)
+    assert closed_lay_ok(*args) and not closed_lay_ok(*args, rise_counts=False)
+
+
+# -- V-1.8 auction variants -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rule", "refused", "allowed"), [
+    ("at-least-5", [44], [46]), ("multiple-of-5", [46], [50]), ("exactly-5", [50], [45])])
+def test_v1_8_raise_steps(rule: str, refused: list[int], allowed: list[int]) -> None:
+    """CS (face value $40): the first bid at least $45, then as the variant says."""
+    for amount in refused:
+        assert "raises" in Table(["A", "B", "C"], bid_raise=rule).refused(
+            "A", "bid", private="CS", amount=amount) or amount < 45
+    for amount in allowed:
+        Table(["A", "B", "C"], bid_raise=rule).act("A", "bid", private="CS", amount=amount)
+
+
+def auction_of_ca_between_three(**options: str) -> Table:
+    """A, B and C bid on CA; the SV and CS are bought: the auction for DH... no: the
+    bids on CA wait until SV, CS, DH and MH are sold."""
+    t = Table(["A", "B", "C", "D"], **options)
+    t.act("A", "bid", private="CA", amount=165)
+    t.act("B", "bid", private="CA", amount=170)
+    t.act("C", "bid", private="CA", amount=175)
+    for _ in range(4):  # SV, CS, DH, MH
+        t.act(t.current, "buy_private")
+    assert t.state.round["auction"]["private"] == "CA" and t.current == "A"
+    t.act("A", "pass")
+    t.act("B", "bid", private=None, amount=180)
+    return t
+
+
+def test_v1_8_pass_and_bid_again() -> None:
+    t = auction_of_ca_between_three()
+    t.act("C", "pass")
+    assert t.current == "A"
+    t.act("A", "bid", private=None, amount=185)
+
+
+def test_v1_8_pass_and_out() -> None:
+    t = auction_of_ca_between_three(auction_pass="out")
+    t.act("C", "pass")  # C out too: B wins
+    assert t.state.privates["CA"].owner == "p:B"

@@ -357,15 +357,17 @@ def near_hexes(state: GameState, corp: str) -> list[str]:
 
 
 def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int) -> bool:
-    """The tile-lay connection rule of the game: "open" (C-1.4: the corporation reaches
-    some track of the new tile) or "restrictive" (V-7.7: new track extends a route or a
-    reached city rises in value)."""
+    """The tile-lay connection rule of the game: "open" (the corporation reaches some
+    track of the new tile), "restrictive" (semi-restricted: new track extends a route or
+    a reached city rises in value) or "strict" (restricted: new track extends a
+    route)."""
     reach = corp_reach(state, corp)
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
         return False
-    if state.options.get("tile_lay", "open") == "restrictive":
+    rule = state.options.get("tile_lay", "open")
+    if rule in ("restrictive", "strict"):
         return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
-                             revenue_column(state), reach.stops)
+                             revenue_column(state), reach.stops, rise_counts=rule != "strict")
     return True
 
 

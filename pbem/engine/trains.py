@@ -19,12 +19,9 @@ COMMON_EVENTS = frozenset({"close_privates", "privates_buyable"})
 
 
 def train_count(state: GameState, train: TrainDef) -> int | None:
-    """Copies of ``train`` in the game (None: unlimited), by the game's options."""
-    if train.name == "6" and state.options.get("six_trains") == "3":
-        return 3
-    if train.name == "D" and state.options.get("diesels") == "unlimited":
-        return None
-    return train.count
+    """Copies of ``train`` in the game (None: unlimited), by the title's rules and the
+    game's options (Rulebook.train_count)."""
+    return book(state).train_count(state, train)
 
 
 def left_in_bank(state: GameState, train: TrainDef) -> int | None:
@@ -46,6 +43,13 @@ def bank_offers(state: GameState) -> list[TrainDef]:
             if not offers:
                 offers.append(train)
     return offers
+
+
+def has_room(state: GameState, corp: str) -> bool:
+    """Whether ``corp`` may buy a train: under the limit, or a title's rule lets it go
+    over and discard down to it."""
+    return len(state.corps[corp].trains) < train_limit(state) or \
+        book(state).exceeds_train_limit(state)
 
 
 def train_limit(state: GameState) -> int:
