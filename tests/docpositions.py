@@ -22,18 +22,33 @@ OPERATING_1830 = [*STOCK_1830, ("Cat", "buy B&O"), ("Dan", "buy B&O"), ("Ann", "
                   ("Ben", "par PRR 67"), ("Cat", "buy B&O"), ("Dan", "buy PRR"),
                   ("Ann", "buy PRR"), ("Ben", "buy PRR"), ("Cat", "pass"), ("Dan", "pass"),
                   ("Ann", "pass"), ("Ben", "pass")]
-#: The B&O and the PRR lay track and buy 2-trains; everybody passes stock round 2; in
-#: operating round 2.1 the B&O (Ben) has two 2-trains and a route.
-RUNNING_1830 = [*OPERATING_1830, ("Ben", "lay 57 J14 SW-NE; buy train; buy train; done"),
-                ("Ben", "lay 9 H14 W-E; buy train; done"), ("Cat", "pass"), ("Dan", "pass"),
-                ("Ann", "pass"), ("Ben", "pass")]
+#: The B&O and the PRR lay track and buy 2-trains; stock round 2 begins, Cat first.
+STOCK2_1830 = [*OPERATING_1830, ("Ben", "lay 57 J14 SW-NE; buy train; buy train; done"),
+               ("Ben", "lay 9 H14 W-E; buy train; done")]
+#: Everybody passes stock round 2; in operating round 2.1 the B&O (Ben) has two 2-trains
+#: and a route.
+RUNNING_1830 = [*STOCK2_1830, ("Cat", "pass"), ("Dan", "pass"), ("Ann", "pass"), ("Ben", "pass")]
+
+#: The private companies sold; Ann owns the SLSF private, which is the SLSF president's
+#: certificate: she sets its par; stock round 1 begins, Cat first.
+STOCK_1870 = [("Ann", "buy"), ("Ben", "buy"), ("Cat", "buy"), ("Dan", "buy"), ("Ann", "buy"),
+              ("Ann", "par SLSF 100"), ("Ben", "buy")]
+#: Cat starts the MP; the SLSF (Ann) lays a tile and buys two 2-trains in operating round
+#: 1.1; everybody passes stock round 2; in operating round 2.1 the SLSF can run.
+RUNNING_1870 = [*STOCK_1870, ("Cat", "par MP 100"), ("Dan", "pass"), ("Ann", "pass"),
+                ("Ben", "pass"), ("Cat", "pass"),
+                ("Ann", "lay 57 E12 W-E; buy train; buy train; done"), ("Dan", "pass"),
+                ("Ann", "pass"), ("Ben", "pass"), ("Cat", "pass")]
 
 POSITIONS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "1830-auction": ("1830", []),
     "1830-stock": ("1830", STOCK_1830),
     "1830-operating": ("1830", OPERATING_1830),
+    "1830-stock-2": ("1830", STOCK2_1830),
     "1830-running": ("1830", RUNNING_1830),
     "1870-auction": ("1870", []),
+    "1870-stock": ("1870", STOCK_1870),
+    "1870-running": ("1870", RUNNING_1870),
 }
 
 

@@ -15,8 +15,10 @@ import pytest
 from click.testing import CliRunner
 from docexamples import GUIDES, ROOT, MailExample, Session, mail_examples, mismatch, sessions
 from docpositions import POSITIONS, Position, build
+from doctools import load_tool
 
 from pbem.cli import main
+from pbem.engine.title import load_title
 from pbem.mail.processing import guide
 from pbem.notation.lexicon import GUIDE_PARTS
 
@@ -139,3 +141,18 @@ def test_help_sends_each_part_of_the_guide_in_a_compact_mail(built: dict[str, Pa
         (mail,) = game.to("Cat", game.new_mail())
         assert part.text.strip() in mail.text.replace("\r\n", "\n"), name
         assert len(mail.message.as_bytes()) <= COMPACT_LIMIT, (name, len(mail.message.as_bytes()))
+
+
+def test_the_generated_parts_of_the_guides_are_up_to_date() -> None:
+    """The mail help's summary in the players' guide; every option of both games, in one
+    line each, in the referee's (tools/make_command_docs.py)."""
+    module = load_tool("make_command_docs")
+    guide_text = module.GUIDE_DOC.read_text(encoding="utf-8")
+    assert guide_text == module.render(guide_text, module.GUIDE_DOC, module.GUIDE_PARTS), \
+        "run: python tools/make_command_docs.py"
+    written = module.REFEREE_DOC.read_text(encoding="utf-8")
+    assert written == module.render(written, module.REFEREE_DOC, module.OPTION_PARTS), \
+        "run: python tools/make_command_docs.py"
+    for title in ("1830", "1870"):
+        for key in load_title(title).options:
+            assert f"| `{key}` |" in written, (title, key)

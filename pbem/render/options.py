@@ -24,5 +24,6 @@ def options_text(title: str, options: Mapping[str, str]) -> str:
         opt = rules.options[key]
         rule = f" ({opt.rule})" if opt.rule else ""
         lines += textwrap.wrap(f"{key}={value}{rule}: {opt.help}.", WIDTH,
-                               initial_indent="- ", subsequent_indent="  ")
+                               initial_indent="- ", subsequent_indent="  ",
+                               break_on_hyphens=False)
     return "\n".join(lines)
