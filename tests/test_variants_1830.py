@@ -17,7 +17,7 @@ from pbem.engine.errors import SetupError
 from pbem.engine.game import new_game
 from pbem.engine.ortrack import fitting
 from pbem.engine.shares import certificate_count, certificate_limit
-from pbem.engine.state import player_holder
+from pbem.engine.state import corp_holder, player_holder
 from pbem.engine.title import load_title
 from pbem.engine.trains import bank_offers, left_in_bank
 
@@ -485,3 +485,42 @@ def test_v1_8_pass_and_out() -> None:
     t = auction_of_ca_between_three(auction_pass="out")
     t.act("C", "pass")  # C out too: B wins
     assert t.state.privates["CA"].owner == "p:B"
+
+
+# -- 4.0 the DH's station ---------------------------------------------------------------------
+
+
+def prr_laid_the_dh_tile_and_comes_back(**options: str) -> Table:
+    """PRR owns the DH, lays its tile on F16 in operating round 1.1 without a station,
+    and operates again in 2.1 (no route to F16)."""
+    t = first_operating_round(**options)
+    t.state.privates["DH"].owner = corp_holder("PRR")
+    t.act("A", "lay", tile="57", hex="F16", exits=["SW", "NE"], **{"with": "DH"})
+    t.act("A", "pass")
+    while t.state.round["kind"] != "operating" or t.state.round["current"] != "PRR":
+        t.act(t.current, "pass")
+    return t
+
+
+def test_4_0_dh_station_fixed() -> None:
+    t = prr_laid_the_dh_tile_and_comes_back()
+    assert "in the turn" in t.refused("A", "token", hex="F16", city=None, **{"with": "DH"})
+
+
+def test_4_0_dh_station_flexible() -> None:
+    t = prr_laid_the_dh_tile_and_comes_back(dh_station="flexible")
+    t.act("A", "token", hex="F16", city=None, **{"with": "DH"})
+    assert t.state.board.tokens["F16"] == [["PRR"]]
+
+
+# -- variants pbem does not play ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("option", "words"), [
+    ("plus_trains", "V-7.9"), ("board", "V-1.2"), ("erie_20", "V-6.5"),
+    ("free_bidding", "V-1.8"), ("delayed_rusting", "3.0"), ("flexible_59", "V-7.8"),
+    ("schuylkill_valley", "4.0"), ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
+def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
+                                                                 words: str) -> None:
+    with pytest.raises(SetupError, match=f"pbem does not play .*{words}"):
+        new_game("1830", ["A", "B", "C"], 1, {option: "yes"})

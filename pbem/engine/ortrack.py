@@ -15,7 +15,7 @@ from .context import Ctx, money, require
 from .errors import AmbiguousError, RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
 from .orrun import revenue_column
-from .registry import cite
+from .registry import book, cite
 from .state import BANK, GameState, board_key, corp_holder
 
 _REACH_CACHE: dict[tuple[Any, ...], Reach] = {}
@@ -475,7 +475,9 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         extra = state.rules.private(sym).extra if sym in state.rules.privates else {}
         require("tile_lay" in extra and extra["tile_lay"].get("token"),
                 f"{sym} gives no station.")
-        require(turn.get("special_lay") == sym and coord in extra["tile_lay"]["hexes"],
+        now = turn.get("special_lay") == sym or \
+            book(state).special_station_later(state, corp, sym)
+        require(now and coord in extra["tile_lay"]["hexes"],
                 f"With {sym} the station is free only on {extra['tile_lay']['hexes'][0]} in the "
                 f"turn {corp} lays the tile there with {sym}.", cite(state, "private_abilities"))
         price = 0

@@ -151,6 +151,11 @@ class Rulebook:
         (1830 3.0 variant: the delayed buy-in)."""
         return None
 
+    def special_station_later(self, state: GameState, corp: str, sym: str) -> bool:
+        """Whether ``corp`` may place the station of private company ``sym`` now, in a
+        turn after the one it laid the private's tile (1830 4.0 variant: DH flexible)."""
+        return False
+
     def private_purchase_phases(self) -> str:
         """The sentence refusing a private company purchase outside its phases."""
         return "Corporations may buy private companies only in phases 3 and 4 (after the " \

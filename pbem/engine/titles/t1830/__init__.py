@@ -177,6 +177,9 @@ class Rulebook1830(Rulebook):
     def private_changed_hands(self, ctx: Ctx, sym: str) -> None:
         privates.note_purchase(ctx, sym)
 
+    def special_station_later(self, state: GameState, corp: str, sym: str) -> bool:
+        return privates.station_later(state, corp, sym)
+
     # -- operating rounds --------------------------------------------------------------
 
     def operating_round_begins(self, ctx: Ctx) -> None:
@@ -213,6 +216,7 @@ class Rulebook1830(Rulebook):
     def after_decision(self, ctx: Ctx) -> None:
         market.note_reform(ctx)
         orvariants.note_buyable(ctx)
+        privates.note_special_lay(ctx)
         insolvency.repay(ctx)
 
     def offers_after_stock_turn(self, ctx: Ctx) -> bool:
