@@ -518,9 +518,48 @@ def test_4_0_dh_station_flexible() -> None:
 
 @pytest.mark.parametrize(("option", "words"), [
     ("plus_trains", "V-7.9"), ("board", "V-1.2"), ("erie_20", "V-6.5"),
-    ("free_bidding", "V-1.8"), ("delayed_rusting", "3.0"), ("flexible_59", "V-7.8"),
+    ("free_bidding", "V-1.8"), ("flexible_59", "V-7.8"),
     ("schuylkill_valley", "4.0"), ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
 def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
                                                                  words: str) -> None:
     with pytest.raises(SetupError, match=f"pbem does not play .*{words}"):
         new_game("1830", ["A", "B", "C"], 1, {option: "yes"})
+
+
+# -- 3.0 delayed rusting ------------------------------------------------------------------------
+
+
+def first_4_train_bought(**options: str) -> Table:
+    """PRR (a 2-train, a route H10-H12) has run; C&O, with a 2-train too, buys the first
+    4-train in its turn: the 2-trains are obsolete."""
+    t = first_operating_round(**options)
+    prr_runs_for(t)
+    t.act("A", "payout")
+    t.act("A", "pass")
+    give_train(t, "C&O", "2")
+    t.state.trains_sold.update({"2": 6, "3": 5})
+    t.state.phase = "3"
+    t.state.corps["C&O"].cash = 400
+    t.act("C", "buy_train", train="4", source="bank", price=None, trade=None)
+    return t
+
+
+def test_3_0_trains_rust_at_once() -> None:
+    t = first_4_train_bought()
+    assert t.state.corps["PRR"].trains == [] and t.state.corps["PRR"].rusting == []
+    assert t.state.corps["C&O"].trains == ["4"]
+
+
+def test_3_0_delayed_rusting_the_obsolete_trains_run_once_more() -> None:
+    t = first_4_train_bought(rusting="delayed")
+    prr = t.state.corps["PRR"]
+    assert prr.trains == [] and prr.rusting == ["2"] and t.state.trains_scrapped["2"] == 2
+    assert t.state.corps["C&O"].trains == ["4"] and t.state.corps["C&O"].rusting == ["2"]
+    t.act("C", "pass")
+    while t.state.round["kind"] != "operating" or t.state.round["current"] != "PRR":
+        t.act(t.current, "pass")
+    t.act("A", "run", routes=None)
+    assert t.state.round["turn"]["run"]["revenue"] == 30  # the obsolete 2-train ran
+    assert prr.rusting == []
+    t.act("A", "withhold")
+    assert "must buy" in t.refused("A", "pass")  # a route and no train now

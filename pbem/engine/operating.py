@@ -93,7 +93,7 @@ def settle_run(ctx: Ctx, corp: str) -> None:
     if turn["dividend"] is not None:
         return
     if turn["run"] is None:
-        top = orrun.best(state, corp) if state.corps[corp].trains else None
+        top = orrun.best(state, corp) if orrun.running(state, corp) else None
         if top is not None and top.total > 0:
             raise RulesError(f"{corp} must first run its trains and pay out or withhold "
                              f"(best run: {money(top.total)}).", cite(state, "turn"))
@@ -398,7 +398,7 @@ class RunTrains(TurnStep):
 
     def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
         turn = state.round["turn"]
-        if turn["dividend"] is None and turn["run"] is None and state.corps[corp].trains:
+        if turn["dividend"] is None and turn["run"] is None and orrun.running(state, corp):
             return [{"action": {"type": "run", "routes": None}}]
         return []
 
@@ -431,7 +431,7 @@ class Dividend(TurnStep):
         if turn["dividend"] is not None:
             return None
         revenue = turn["run"]["revenue"] if turn["run"] else None
-        if revenue is None and state.corps[corp].trains:
+        if revenue is None and orrun.running(state, corp):
             revenue = orrun.best(state, corp).total
         return revenue
 

@@ -109,14 +109,24 @@ def enter_phase(ctx: Ctx, name: str) -> None:
 
 
 def rust(ctx: Ctx, name: str) -> None:
-    """All trains ``name`` are removed from play (corporations and the pool)."""
+    """All trains ``name`` are removed from play (corporations and the pool); with a
+    title's delayed rusting those of the corporations run once more first
+    (Corporation.rusting, orrun.running)."""
     state = ctx.state
+    delayed = book(state).rusting_delayed(state)
     for sym, corp in state.corps.items():
-        for _ in range(corp.trains.count(name)):
+        count = corp.trains.count(name)
+        for _ in range(count):
             move_train(ctx, name, corp_holder(sym), SCRAP)
+        if delayed and count:
+            ctx.corp_set(sym, rusting=[*corp.rusting, *[name] * count])
     for _ in range(state.pool_trains.count(name)):
         move_train(ctx, name, POOL, SCRAP)
-    ctx.log(f"All {name}-trains are obsolete and removed from play.")
+    if delayed:
+        ctx.log(f"All {name}-trains are obsolete: those of the corporations run once more, "
+                "in their next run, and then leave the game.")
+    else:
+        ctx.log(f"All {name}-trains are obsolete and removed from play.")
 
 
 def close_all_privates(ctx: Ctx) -> None:

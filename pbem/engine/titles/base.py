@@ -211,6 +211,11 @@ class Rulebook:
         """Copies of ``train`` in the game (None: unlimited)."""
         return train.count
 
+    def rusting_delayed(self, state: GameState) -> bool:
+        """Whether obsolete trains of the corporations run once more before they leave
+        (1830 3.0 variant: delayed rusting)."""
+        return False
+
     def exceeds_train_limit(self, state: GameState) -> bool:
         """Whether a company may buy a train over its limit and then discard down to it
         (1830 V-7.7 flexible train limit)."""

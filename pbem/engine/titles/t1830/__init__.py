@@ -128,6 +128,9 @@ class Rulebook1830(Rulebook):
     def exceeds_train_limit(self, state: GameState) -> bool:
         return orvariants.flexible_limit(state)
 
+    def rusting_delayed(self, state: GameState) -> bool:
+        return state.options.get("rusting", "immediate") == "delayed"
+
     def operating_turn_order(self, state: GameState) -> list[str]:
         return orvariants.turn_order(state)
 
