@@ -13,9 +13,11 @@ from cli_driver import Cli
 from enginehelp import Table, first_operating_round, give_cash, give_train
 
 from pbem.engine.board.track import closed_lay_ok
+from pbem.engine.context import Ctx
 from pbem.engine.errors import SetupError
-from pbem.engine.game import new_game
-from pbem.engine.ortrack import fitting
+from pbem.engine.game import apply_facts, new_game
+from pbem.engine.ortrack import fitting, terrain_cost
+from pbem.engine.registry import book
 from pbem.engine.shares import certificate_count, certificate_limit
 from pbem.engine.state import corp_holder, player_holder
 from pbem.engine.title import load_title
@@ -519,7 +521,7 @@ def test_4_0_dh_station_flexible() -> None:
 @pytest.mark.parametrize(("option", "words"), [
     ("plus_trains", "V-7.9"), ("board", "V-1.2"), ("erie_20", "V-6.5"),
     ("free_bidding", "V-1.8"), ("flexible_59", "V-7.8"),
-    ("schuylkill_valley", "4.0"), ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
+    ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
 def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
                                                                  words: str) -> None:
     with pytest.raises(SetupError, match=f"pbem does not play .*{words}"):
@@ -563,3 +565,18 @@ def test_3_0_delayed_rusting_the_obsolete_trains_run_once_more() -> None:
     assert prr.rusting == []
     t.act("A", "withhold")
     assert "must buy" in t.refused("A", "pass")  # a route and no train now
+
+
+@pytest.mark.parametrize(("rule", "cost"), [("no", 120), ("half-cost", 60)])
+def test_4_0_schuylkill_valley(rule: str, cost: int) -> None:
+    """PRR owns the SV: the first tile on G15 (a $120 mountain) costs it $120, or with
+    the variant $60 and the SV leaves the game; NYC pays $120 either way."""
+    t = first_operating_round(schuylkill_valley=rule)
+    state = t.state
+    state.privates["SV"].owner = corp_holder("PRR")
+    assert terrain_cost(state, "PRR", "G15") == cost
+    assert terrain_cost(state, "NYC", "G15") == 120
+    ctx = Ctx(state, "A")
+    book(state).tile_laid(ctx, "PRR", "G15", cost)
+    apply_facts(state, ctx.facts)
+    assert state.privates["SV"].closed == (rule == "half-cost")

@@ -173,6 +173,14 @@ def special_lay(state: GameState, corp: str, coord: str, tile_id: str, with_: st
     return "normal"
 
 
+def terrain_cost(state: GameState, corp: str, coord: str) -> int:
+    """What the first tile on ``coord`` costs ``corp`` for the terrain (the title's rule:
+    Rulebook.terrain_cost); nothing once a tile lies there."""
+    if coord in state.board.tiles:
+        return 0
+    return book(state).terrain_cost(state, corp, coord, state.map.hex(coord).cost)
+
+
 def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     state = ctx.state
     coord, tile_id = action["hex"].upper(), str(action["tile"])
@@ -190,7 +198,7 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     needs_route = kind == "normal"
     rotation = choose_rotation(state, corp if needs_route else None, coord, tile_id,
                                action.get("exits"), action.get("paths"), action.get("with"))
-    cost = state.map.hex(coord).cost if coord not in state.board.tiles else 0
+    cost = terrain_cost(state, corp, coord)
     if kind == "special":
         cost = max(cost, state.rules.private(action["with"]).extra["tile_lay"].get("cost", 0))
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
@@ -201,6 +209,7 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     paid = f" and pays {money(cost)} for the terrain" if cost else ""
     words = placement_words(state.map.tiles[tile_id], rotation, ROTATIONS)
     ctx.log(f"{corp} lays tile {tile_id} on {coord} ({words}){paid}.")
+    book(state).tile_laid(ctx, corp, coord, cost)
     ask_station_cities(ctx, corp, coord, old_bare)
     if kind in ("extra", "special"):
         ctx.emit(PrivateUsed(action["with"]))
@@ -385,7 +394,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
         hex_ = state.map.hexes.get(coord)
         if hex_ is None or not hex_.buildable or blocked_by_private(state, coord):
             continue
-        cost = hex_.cost if coord not in state.board.tiles else 0
+        cost = terrain_cost(state, corp, coord)
         if cost > state.corps[corp].cash:
             continue
         for tile_id, left in sorted(state.board.tiles_left.items()):

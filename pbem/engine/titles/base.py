@@ -151,6 +151,14 @@ class Rulebook:
         (1830 3.0 variant: the delayed buy-in)."""
         return None
 
+    def terrain_cost(self, state: GameState, corp: str, coord: str, printed: int) -> int:
+        """What the first tile on ``coord`` costs ``corp`` for the terrain (the printed
+        cost; 1830 4.0 variant: half on G-15 for the owner of the SV)."""
+        return printed
+
+    def tile_laid(self, ctx: Ctx, corp: str, coord: str, cost: int) -> None:
+        """``corp`` has laid a tile on ``coord`` for ``cost``."""
+
     def special_station_later(self, state: GameState, corp: str, sym: str) -> bool:
         """Whether ``corp`` may place the station of private company ``sym`` now, in a
         turn after the one it laid the private's tile (1830 4.0 variant: DH flexible)."""

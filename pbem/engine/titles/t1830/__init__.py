@@ -183,6 +183,12 @@ class Rulebook1830(Rulebook):
     def special_station_later(self, state: GameState, corp: str, sym: str) -> bool:
         return privates.station_later(state, corp, sym)
 
+    def terrain_cost(self, state: GameState, corp: str, coord: str, printed: int) -> int:
+        return printed // 2 if privates.sv_half_cost(state, corp, coord) else printed
+
+    def tile_laid(self, ctx: Ctx, corp: str, coord: str, cost: int) -> None:
+        privates.sv_used(ctx, corp, coord)
+
     # -- operating rounds --------------------------------------------------------------
 
     def operating_round_begins(self, ctx: Ctx) -> None:

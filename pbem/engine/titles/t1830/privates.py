@@ -9,12 +9,14 @@
   in that operating turn must later follow the normal rules to place one (★ "DH-Bahnhof
   fest"); or the company owning the DH may place it there in a later turn without a
   route ("DH-Bahnhof flexibel"), at the DH's price (the station of the DH's turn).
+* schuylkill_valley (4.0): the company owning the SV pays half the terrain cost for the
+  first tile on G-15, the SV's hex; the SV then leaves the game (it closes).
 """
 
 from __future__ import annotations
 
 from ...context import Ctx
-from ...facts import Note
+from ...facts import Note, PrivateClosed
 from ...state import GameState, corp_holder
 
 #: notes key prefix: the company that laid the tile of a private company with a station
@@ -60,3 +62,18 @@ def station_later(state: GameState, corp: str, sym: str) -> bool:
     private = state.privates.get(sym)
     return (dh_flexible(state) and state.notes.get(LAID + sym) == corp and private is not None
             and private.owner == corp_holder(corp) and not private.closed)
+
+
+def sv_half_cost(state: GameState, corp: str, coord: str) -> bool:
+    """4.0 Schuylkill Valley: ``corp`` owns the SV and lays on its hex."""
+    sv = state.privates.get("SV")
+    return (state.options.get("schuylkill_valley", "no") == "half-cost" and sv is not None
+            and sv.owner == corp_holder(corp) and not sv.closed
+            and coord in state.rules.private("SV").hexes)
+
+
+def sv_used(ctx: Ctx, corp: str, coord: str) -> None:
+    if sv_half_cost(ctx.state, corp, coord):
+        ctx.emit(PrivateClosed("SV"))
+        ctx.log(f"{corp} has laid the first tile on {coord} at half the cost: the SV leaves "
+                "the game (Schuylkill Valley variant).")
