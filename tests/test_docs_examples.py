@@ -20,7 +20,7 @@ from doctools import load_tool
 from pbem.cli import main
 from pbem.engine.title import load_title
 from pbem.mail.processing import guide
-from pbem.notation.lexicon import GUIDE_PARTS
+from pbem.notation.lexicon import GUIDE_PARTS, HELP_TOPICS
 
 MAILS = [example for doc in GUIDES if (ROOT / doc).exists() for example in mail_examples(doc)]
 SESSIONS = {doc: sessions(doc) for doc in GUIDES if (ROOT / doc).exists()}
@@ -119,6 +119,7 @@ COMPACT_LIMIT = 8_000
 
 def test_the_guide_parts_are_the_ones_help_accepts() -> None:
     assert guide.part_names() == list(GUIDE_PARTS)
+    assert not set(GUIDE_PARTS) & set(HELP_TOPICS), "a part would hide a command's help"
 
 
 def test_help_lists_the_parts_of_the_guide(built: dict[str, Path], tmp_path: Path) -> None:
