@@ -301,10 +301,13 @@ def test_from_is_read_strictly(table: Table) -> None:
         outcome = raw_send(table, raw)
         assert outcome.status == "ignored", (sender, outcome)
     assert table.texts() == []
-    # carried Ann's reply code but not from her: she hears of it once, nobody else does
+    # carried Ann's reply code but not from her: she hears of it once, no other player
+    # does; the game's referee gets his copy of each rejection (issue 12)
     mails = table.new_mail()
     [notice] = table.to("Ann", mails)
-    assert len(mails) == 1 and "not your address of record" in " ".join(notice.text.split())
+    assert "not your address of record" in " ".join(notice.text.split())
+    others = [m.recipient for m in mails if m is not notice]
+    assert others == ["ref@games.test"] * 3
 
 
 # -- limits before parsing --------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Write the generated parts of docs/commands.md from the mail commands' units
-(pbem/mail/processing/catalog.py): the "Any time" and "Settings" tables and the
-mail help; the tables of the game options in docs/referees-guide.md from the titles'
-definitions (rules/<title>/game.json); and the mail help's summary at the end of
-docs/players-guide.md (run: python tools/make_command_docs.py).
+(pbem/mail/processing/catalog.py): the "Any time", "Settings" and "Referee" tables
+and the mail help; the tables of the game options in docs/referees-guide.md from the
+titles' definitions (rules/<title>/game.json); and the mail help's summary at the end
+of docs/players-guide.md (run: python tools/make_command_docs.py).
 
 tests/test_mail_units.py and tests/test_docs_examples.py check that both pages are
 up to date, so the references cannot drift from the code.
@@ -58,6 +58,7 @@ def mail_help() -> list[str]:
 PARTS = {
     "any time": lambda: table("Any time"),
     "settings": lambda: table("Settings"),
+    "referee": lambda: table("Referee"),
     "mail help": mail_help,
 }
 

@@ -27,6 +27,7 @@ from .archive_assets import PAGE_SCRIPT, PAGE_STYLE
 from .market_text import market_text
 from .prompt import waiting_line
 from .recent import is_public
+from .report import build_report, report_text
 from .stateinfo import state_board_view, worth
 from .svg import Layout, hex_fragment, rulers
 from .tables import headline, money, tables_text
@@ -188,6 +189,8 @@ def archive_page(start: GameState, events: Sequence[Mapping[str, Any]],
 <p class="meta">Players (seat order): {names}. Options: {options or "none"}.
 {len(events)} events; now: {escape(headline(final))}.</p>
 {scores_html(final)}
+<h2>Round by round</h2>
+<pre class="report">{escape(report_text(build_report(start, events)))}</pre>
 <h2>Step through the game</h2>
 <div id="controls">
 <button id="first" title="the start">|&#x25C0;</button>

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import game_commands, guide, info, referee, settings, standing, talk, undo
+from . import absence, game_commands, guide, info, referee, settings, standing, talk, undo
 from .units import Action, Catalog, MailCommand, listing
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ CATALOG = Catalog([
     HELP,
     *info.UNITS,
     *undo.UNITS,
+    *absence.UNITS,
     *standing.UNITS,
     *settings.UNITS,
     *referee.UNITS,
