@@ -52,6 +52,8 @@ POSITIONS: dict[str, tuple[str, list[tuple[str, str]], dict[str, str]]] = {
     "1830-stock-2": ("1830", STOCK2_1830, {}),
     "1830-running": ("1830", RUNNING_1830, {}),
     "1830-base": ("1830", BASE_1830, {"game": "base"}),
+    "1830-deadlines": ("1830", STOCK_1830, {"deadline": "72h"}),
+    "1830-consent": ("1830", STOCK_1830, {"undo": "consent"}),
     "1870-auction": ("1870", [], {}),
     "1870-stock": ("1870", STOCK_1870, {}),
     "1870-running": ("1870", RUNNING_1870, {}),
