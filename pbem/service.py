@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import snapshot
 from .engine.errors import PbemError, RulesError, SetupError
 from .engine.facts import Fact
 from .engine.game import (
@@ -24,6 +25,11 @@ from .engine.game import (
 from .engine.state import GameState
 from .engine.title import load_title
 from .identity import check_address, check_players
+from .moderation.clock import reschedule
+from .moderation.errors import ModerationError
+from .moderation.options import Moderation
+from .moderation.options import check as check_options
+from .moderation.options import split as split_options
 from .notation import (
     NotationError,
     ParseContext,
@@ -43,7 +49,7 @@ from .orders import (
     new_order,
 )
 from .safe_text import visible
-from .store import SERVICE_KINDS, Problem, Store
+from .store import SERVICE_KINDS, Problem, Store, effective
 from .store.keys import new_player_key
 
 
@@ -85,6 +91,7 @@ class NewGame:
     game_id: int
     seats: list[str]
     keys: dict[str, str]
+    referee_key: str | None = None
 
 
 # -- creating ---------------------------------------------------------------------------------
@@ -108,20 +115,29 @@ def create_game(
     if referee:
         check_address(referee)
     rules = load_title(title)
-    opts = dict(options)
+    opts, moderation = split_options(dict(options))
     opts.setdefault("seating", seating)
     resolved = rules.resolve_options(opts)
+    try:
+        moderation = check_options(moderation)
+    except ModerationError as exc:
+        raise SetupError(str(exc)) from exc
     names = [name for name, _ in players]
     emails = dict(players)
     seated = seat_players(names, seed, resolved["seating"])
     new_game(title, seated, seed, resolved)  # validates players and options
     keys = {name: new_player_key() for name in seated}
+    referee_key = new_player_key() if referee else None
     with store.transaction():
-        game_id = store.create_game(title, resolved, seed, ENGINE_VERSION, rules.rules_version,
-                                    now, referee)
+        game_id = store.create_game(title, {**resolved, **moderation}, seed, ENGINE_VERSION,
+                                    rules.rules_version, now, referee)
+        if referee_key is not None:
+            store.set_referee(game_id, referee, store.key_hash(referee_key))
         for seat, name in enumerate(seated):
             store.add_player(game_id, seat, name, emails[name], store.key_hash(keys[name]))
-    return NewGame(game_id, seated, keys)
+        if Moderation.of(moderation).has_deadlines:  # the first decision's deadline
+            reschedule(store, game_id, initial(store, game_id), now, "setup")
+    return NewGame(game_id, seated, keys, referee_key)
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -132,17 +148,37 @@ def initial(store: Store, game_id: int) -> GameState:
     (a game recorded by a newer pbem is refused: SetupError)."""
     game = store.game(game_id)
     seated = [p["name"] for p in store.players(game_id)]
-    state = new_game(game["title"], seated, game["seed"], game["options"])
+    rules_options, _ = split_options(game["options"])  # the moderation options are not rules
+    options = load_title(game["title"]).options_as_recorded(rules_options)
+    state = new_game(game["title"], seated, game["seed"], options)
     recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
     return state
 
 
 def load(store: Store, game_id: int) -> GameState:
-    """Rebuild the game by applying the facts of its effective events."""
-    state = initial(store, game_id)
-    for event in store.effective_events(game_id):
-        apply_facts(state, event["facts"])
+    """The game now: the newest usable snapshot (pbem.snapshot) and the facts of the
+    events that count after it, or of all of them from the start. Inside a caller's
+    transaction (a mail, a CLI command that writes), the state is kept as a new
+    snapshot when events came after the one used."""
+    game = store.game(game_id)
+    recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
+    marks = store.event_marks(game_id)
+    found = snapshot.usable(store.snapshots(game_id), marks)
+    start, state = found if found is not None else (0, initial(store, game_id))
+    counted = {m["seq"] for m in effective(marks) if m["seq"] > start}
+    if counted:
+        for event in store.events(game_id, after=start):
+            if event["seq"] in counted:
+                apply_facts(state, event["facts"])
+    if marks and marks[-1]["seq"] != start and store.conn.in_transaction:
+        keep_snapshot(store, game_id, marks[-1], state)
     return state
+
+
+def keep_snapshot(store: Store, game_id: int, last: dict[str, Any], state: GameState) -> None:
+    """Keep ``state``, the game after its event ``last`` (seq and hash), as a snapshot."""
+    store.put_snapshot(game_id, last["seq"], last["hash"], snapshot.engine_fingerprint(),
+                       snapshot.encode(state))
 
 
 def parse_context(state: GameState) -> ParseContext:
@@ -161,7 +197,9 @@ def parse_context(state: GameState) -> ParseContext:
         privates=privates,
         players=state.names,
         round_kind=kind if kind in ("auction", "stock", "operating") else "stock",
-        in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par")),
+        # a bid names no private company between bidders, and in the base game's groups
+        in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par"))
+        or state.round.get("round") == "groups",
         train_names=[t.name for t in rules.trains],
         title=state.title,
     )
@@ -388,7 +426,10 @@ def audit(store: Store, game_id: int) -> AuditResult:
     (store.verify_record), then every event again from the state before it: commands
     re-decided (the same facts), talk, orders, settings and undos changing nothing,
     every kind known. Every problem is reported, with its seq; the check goes on after
-    one."""
+    one.
+    The game's snapshots are checked against the states reached (pbem.snapshot): one
+    that differs, or that another engine wrote, is dropped (a note says so when it
+    differed)."""
     events = store.events(game_id)
     problems = store.verify_record(game_id)
     try:
@@ -398,15 +439,17 @@ def audit(store: Store, game_id: int) -> AuditResult:
         return AuditResult(len(events), problems)
     game = store.game(game_id)
     notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
-    effective: list[dict[str, Any]] = []
+    snapshots = {row["seq"]: row for row in store.snapshots(game_id)}
+    counted: list[dict[str, Any]] = []
     for event in events:
         if event["kind"] == "revert" and _valid_revert(event):
             if event["facts"]:
                 problems.append(Problem(game_id, event["seq"], "an undo that changes the game"))
-            effective = [e for e in effective if e["seq"] <= event["revert_to"]]
+            counted = [e for e in counted if e["seq"] <= event["revert_to"]]
             state = initial(store, game_id)
-            for earlier in effective:
+            for earlier in counted:
                 apply_facts(state, earlier["facts"])
+            _check_snapshot(store, game_id, snapshots.get(event["seq"]), state, problems, notes)
             continue
         problem, decision = _audit_event(state, event)
         try:
@@ -420,7 +463,8 @@ def audit(store: Store, game_id: int) -> AuditResult:
             problem = f"{_short(event['text'])} gives different facts when decided again"
         if problem:
             problems.append(Problem(game_id, event["seq"], problem))
-        effective.append(event)
+        counted.append(event)
+        _check_snapshot(store, game_id, snapshots.get(event["seq"]), state, problems, notes)
     return AuditResult(len(events), problems, notes)
 
 
@@ -462,6 +506,34 @@ def is_talk(event: dict[str, Any]) -> bool:
 def _short(text: str, width: int = 60) -> str:
     text = visible(str(text))
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _check_snapshot(store: Store, game_id: int, row: dict[str, Any] | None,
+                    state: GameState, problems: list[Problem], notes: list[str]) -> None:
+    """Compare the snapshot ``row`` (if any) with ``state``, the game after its event,
+    and drop it when it is unsealed (a problem: something else wrote the file), was
+    written by another engine (silently) or differs (a note)."""
+    if row is None:
+        return
+    seq = row["seq"]
+    if not row["sealed"]:
+        store.drop_snapshots(game_id, seq)
+        problems.append(Problem(game_id, seq, "the snapshot of the game after this event "
+                                "was not written by this server (its seal does not hold); "
+                                "it was dropped unread"))
+        return
+    if row["engine"] != snapshot.engine_fingerprint():
+        store.drop_snapshots(game_id, seq)
+        return
+    try:
+        same = snapshot.decode(row["state"]) == state
+    except Exception:  # noqa: BLE001 - unreadable: as good as different
+        same = False
+    if not same:
+        store.drop_snapshots(game_id, seq)
+        notes.append(f"The snapshot of the game after event {seq} differed from the game "
+                     "rebuilt from its events; it was dropped (it is only a cache: the "
+                     "events are the record).")
 
 
 def waiting_for(state: GameState) -> list[str]:

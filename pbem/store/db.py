@@ -15,6 +15,7 @@ from .games import GamesMixin
 from .mailqueue import MailQueueMixin
 from .migrations import apply_migrations
 from .record import RecordMixin
+from .seats import SeatsMixin
 from .secret import (
     ServerSecret,
     create_secret,
@@ -23,13 +24,15 @@ from .secret import (
     read_secret,
     secret_path_for,
 )
+from .snapshots import SnapshotsMixin
 
 DEFAULT_DB_PATH = "./pbem.db"
 BUSY_TIMEOUT_SECONDS = 5.0
 
 
-class Store(GamesMixin, EventsMixin, MailQueueMixin, RecordMixin):
-    """The event store of pbem: games, players, events, inbox and outbox.
+class Store(GamesMixin, EventsMixin, MailQueueMixin, RecordMixin, SeatsMixin, SnapshotsMixin):
+    """The event store of pbem: games, players, events, inbox and outbox, seats, and the
+    snapshots of game states kept for speed.
 
     Build one with ``open_store``. Every method that writes runs in
     ``transaction()``; wrap several calls in one ``with store.transaction():``
