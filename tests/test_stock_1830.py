@@ -212,6 +212,22 @@ def test_3_1_private_sale_needs_the_buyers_accept() -> None:
     assert t.privates("B") == ["CS", "CA", "SV"] or "SV" in t.privates("B")
 
 
+def test_3_1_option_private_trade_site_the_buyers_purchase() -> None:
+    """Option private_trade=site (18xx.games: a player buys another's private company in
+    his own turn, and that is his purchase; found by differential testing)."""
+    t = first_sr(private_trade="site")
+    t.pass_all()
+    through_operating_rounds(t)
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    assert "in his own turn" in t.refused("A", "sell_private", private="SV", to="B",
+                                          price=10)
+    t.act("A", "buy_private", private="CS", **{"from": "B"}, price=5)
+    t.act("B", "accept")
+    assert "CS" in t.privates("A")
+    assert t.state.round["current"] == "B"  # nothing to sell: the purchase ended the turn
+
+
 def test_4_5_market_moves_at_edges() -> None:
     m = load_title("1830").market
     assert cell_down(m, 10, 3) == (10, 3)          # bottom of a column: no move

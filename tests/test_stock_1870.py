@@ -662,6 +662,33 @@ def test_p13_private_bought_from_another_player_in_a_stock_round() -> None:
     assert sym in t.privates(who)
 
 
+def test_p12_a_private_bought_from_a_player_is_the_turns_purchase() -> None:
+    """Buying Shares, p.12: "A player may purchase a private company from another player
+    instead of a share certificate": in his own turn, and no share after it (pbem let the
+    seller offer it and the buyer buy a share too; found by differential testing)."""
+    t = stock_round()
+    second_stock_round(t)
+    assert t.state.round["current"] == "P3"
+    assert "in his own turn" in t.refused("P3", "sell_private", private="SCC", to="P1",
+                                          price=1)
+    t.act("P3", "buy_private", private="GRSC", **{"from": "P1"}, price=1)
+    t.act("P1", "accept")
+    assert "GRSC" in t.privates("P3")
+    assert t.state.round["current"] == "P4"  # nothing to sell: the purchase ended the turn
+
+
+def test_p12_option_private_trade_site_not_in_phase_1() -> None:
+    """Option private_trade=site: 18xx.games offers no private company between players
+    in phase 1."""
+    t = stock_round(private_trade="site")
+    second_stock_round(t)
+    put(t, {"f": "phase", "name": "1"})
+    who = t.state.round["current"]
+    seller = next(n for n in t.state.names if n != who and t.privates(n))
+    assert "from phase 2" in t.refused(who, "buy_private", private=t.privates(seller)[0],
+                                       **{"from": seller}, price=1)
+
+
 def test_p25_variant_1850_market_is_the_games_market() -> None:
     """Variants, p.25: with market=1850 the $60 boxes of columns six and seven are white
     and the $40 box of the first column green, in the game itself."""

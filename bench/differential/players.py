@@ -14,7 +14,8 @@ from typing import Any
 
 from pbem.bots import Bot, Choice, Move
 from pbem.engine.state import GameState
-from pbem.importer.siteflow import NOT_HIS_TURN, site_passes_for
+from pbem.importer.export import FREE_SHARES
+from pbem.importer.siteflow import NO_BUY, NOT_HIS_TURN, site_offers_private, site_passes_for
 
 
 class SitePlayer(Bot):
@@ -38,7 +39,26 @@ class SitePlayer(Bot):
         return probe_position(duel)
 
     def extra_moves(self, state: GameState) -> list[Choice]:
-        return []
+        """Moves real players make on the site that the listing leaves out: another
+        player's private company bought in a stock turn (any price the buyer has; not
+        one that brought its first buyer a share, CA and MKT: the site's engine fails to
+        give that share a second time, "Cannot buy share from player")."""
+        rnd = state.round
+        moves: list[Choice] = []
+        if rnd["kind"] == "stock" and not rnd.get("proposal") and not rnd.get("protection"):
+            buyer = rnd["current"]
+            if site_offers_private(state, buyer):
+                cash = state.player(buyer).cash
+                for sym, private in sorted(state.privates.items()):
+                    owner = private.owner
+                    if owner.startswith("p:") and owner != f"p:{buyer}" and not private.closed \
+                            and sym not in NO_BUY.get(state.title, frozenset()) \
+                            and sym not in FREE_SHARES.get(state.title, {}):
+                        value = state.rules.private(sym).value
+                        moves.append((buyer, {"action": {
+                            "type": "buy_private", "private": sym, "from": owner[2:],
+                            "price": value}, "min": 1, "max": min(cash, 2 * value)}))
+        return moves
 
 
 def new_player(probing: float) -> SitePlayer:

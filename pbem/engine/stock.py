@@ -300,11 +300,37 @@ def propose_private_sale(ctx: Ctx, sym: str, seller: str, buyer: str, price: int
     require(player_cash(state, buyer) >= price, f"{buyer} does not have {money(price)}.")
     require(certificate_count(state, buyer) < certificate_limit(state),
             f"{buyer} is at the certificate limit.", "1830 4.3")
+    trade_as_purchase(state, ctx.actor, buyer)
     answer_by = buyer if ctx.actor == seller else seller
     ctx.round_set(proposal={"private": sym, "seller": seller, "buyer": buyer, "price": price,
                             "proposer": ctx.actor, "answer_by": answer_by})
     ctx.log(f"{ctx.actor} proposes: {sym} from {seller} to {buyer} for {money(price)}; "
             f"{answer_by} may accept or decline.")
+
+
+def private_trade(state: GameState) -> str:
+    """How players trade private companies (option private_trade): "turn" (1830 3.1: in
+    the buyer's or the seller's stock turn), "purchase" (1870 p.12: the buyer buys it in
+    his turn "instead of a share certificate"), "site" (18xx.games: as "purchase", and
+    in 1870 not in phase 1)."""
+    return state.options.get("private_trade", "turn")
+
+
+def trade_as_purchase(state: GameState, actor: str, buyer: str) -> None:
+    """The checks of a private company bought as the turn's purchase."""
+    mode = private_trade(state)
+    if mode == "turn":
+        return
+    rule = "1870 Buying Shares, p.12" if state.title == "1870" else "1830 3.1"
+    require(actor == buyer, "A player buys a private company from another in his own turn, "
+            f"as his purchase: {buyer} may make the offer (buy private ... from ...).", rule)
+    blocked = may_buy_now(state)
+    require(blocked is None, f"{blocked or ''} A private company bought from another player "
+            "is the turn's purchase.", rule)
+    first = str(state.rules.extra.get("private_trade_from_phase", ""))
+    require(mode != "site" or not first or (state.phase or "") >= first,
+            f"18xx.games lets players trade private companies from phase {first} on "
+            "(option private_trade=site).", rule)
 
 
 def answer_proposal(ctx: Ctx, accepted: bool) -> None:
@@ -324,6 +350,11 @@ def answer_proposal(ctx: Ctx, accepted: bool) -> None:
     ctx.emit(PrivateOwner(sym, player_holder(buyer)))
     ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
     ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=prop["proposer"])
+    if private_trade(state) != "turn":  # the turn's purchase (1870 p.12)
+        turn = state.round["turn"]
+        ctx.round_set(turn={**turn, "bought": True, "sold_before_buy": bool(turn["sold"])})
+        if not sell_options(state, buyer) or turn_order_rule(state) == "sell-buy":
+            end_turn(ctx, buyer)
 
 
 # -- passing and the end of the round ----------------------------------------------------------

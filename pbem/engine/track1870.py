@@ -268,7 +268,7 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     if use_home:
         cost, discount = 0, None
         if state.options.get("mrbc_uses") == "one" and with_ is not None:
-            ctx.emit("private_used", sym=with_)  # 18xx.games: one use of its ability
+            ctx.emit(PrivateUsed(with_))  # 18xx.games: one use of its ability
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
             f"terrain; {corp} has {money(state.corps[corp].cash)}.", TRACK)
     moved = token_map(state.map, state.board, coord, tile_id, rotation) or {}

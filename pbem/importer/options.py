@@ -17,6 +17,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "forced_sale": "any",
         "bankruptcy": "declare",
         "compliance": "sell-first",
+        "private_trade": "site",
     },
     "1870": {
         "best_run": "free",
@@ -34,6 +35,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "auction_order": "lowest-bid",
         "compliance": "sell-first",
         "mrbc_uses": "one",
+        "private_trade": "site",
     },
 }
 
