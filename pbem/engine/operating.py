@@ -132,9 +132,9 @@ def decide(ctx: Ctx, action: dict[str, Any]) -> None:
     president = state.president(corp)
     require(ctx.actor == president, f"{corp} is operating; its president {president} acts now, "
             f"not {ctx.actor}.")
-    if rnd["turn"].get("retoken"):
-        ortrack.move_station(ctx, corp, action)
-        return
+    if rnd["turn"].get("retoken") and not (kind == "buy_private" and action.get("from")):
+        ortrack.move_station(ctx, corp, action)  # (a private may be bought meanwhile,
+        return  # as on 18xx.games, whose reading station_retile=choose is)
     HANDLERS.get(kind, refuse)(ctx, corp, action)
     if state.corps[corp].closed and state.round.get("current") == corp:
         end_closed_turn(ctx, corp)
