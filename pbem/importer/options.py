@@ -18,6 +18,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "bankruptcy": "declare",
         "compliance": "sell-first",
         "private_trade": "site",
+        "auction_resume": "next",
     },
     "1870": {
         "best_run": "free",
@@ -36,6 +37,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "compliance": "sell-first",
         "mrbc_uses": "one",
         "private_trade": "site",
+        "auction_resume": "next",
     },
 }
 
