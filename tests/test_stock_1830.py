@@ -228,6 +228,29 @@ def test_3_1_option_private_trade_site_the_buyers_purchase() -> None:
     assert t.state.round["current"] == "B"  # nothing to sell: the purchase ended the turn
 
 
+def test_3_1_option_private_trade_site_brown_pool_shares_after_the_private() -> None:
+    """Option private_trade=site: 18xx.games still sells shares of a brown-zone
+    corporation from the pool after the private company (its multiple purchases look at
+    share purchases only; found by differential testing)."""
+    t = first_sr(private_trade="site")
+    t.act("A", "par", corp="NYC", price=67)
+    t.pass_all()
+    through_operating_rounds(t)
+    for index in (5, 6):
+        t.state.corps["NYC"].certs[index] = "pool"
+    put_token(t, "NYC", 25)  # brown
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    t.act("A", "buy_private", private="CS", **{"from": "B"}, price=5)
+    t.act("B", "accept")
+    assert t.state.round["current"] == "A"
+    assert "already bought" in t.refused("A", "par", corp="PRR", price=67)
+    assert "only shares from the bank pool" in t.refused("A", "buy_share", corp="NYC",
+                                                         source="ipo", count=1)
+    t.act("A", "buy_share", corp="NYC", source="pool", count=2)
+    assert t.pct("A", "NYC") == 40
+
+
 def test_4_5_market_moves_at_edges() -> None:
     m = load_title("1830").market
     assert cell_down(m, 10, 3) == (10, 3)          # bottom of a column: no move

@@ -50,10 +50,10 @@ def turn_order_rule(state: GameState) -> str:
 # -- buying -------------------------------------------------------------------------------
 
 
-def may_buy_now(state: GameState) -> str | None:
-    """Why the current player may not buy now, or None."""
+def may_buy_now(state: GameState, corp: str | None = None) -> str | None:
+    """Why the current player may not buy now (a share of ``corp``), or None."""
     turn = state.round["turn"]
-    if turn["bought"]:
+    if turn["bought"] and not more_after_private(state, corp):
         return "You have already bought a certificate this turn."
     if turn["sold"] and turn_order_rule(state) == "buy-sell":
         return "In this game you may not buy after selling in the same turn."
@@ -65,6 +65,23 @@ def may_buy_now(state: GameState) -> str | None:
         return (f"{'; '.join(limit_problems(state, name))}: sell to come within the limits "
                 "before buying (option compliance=sell-first).")
     return None
+
+
+def more_after_private(state: GameState, corp: str | None) -> bool:
+    """Option private_trade=site: after a private company bought from a player, the site
+    still sells shares of a company in a zone where several may be bought in a turn (its
+    ``can_buy_multiple?`` looks at share purchases only)."""
+    turn = state.round["turn"]
+    return corp is not None and bool(turn.get("private_bought")) and \
+        private_trade(state) == "site" and state.rules.zone_allows(state.zone(corp), "multi_buy")
+
+
+def buys_after_private(state: GameState, name: str) -> list[dict[str, Any]]:
+    """The share purchases still open after a private company bought (more_after_private):
+    from the bank pool, of a company in a zone where several may be bought."""
+    return [m for m in buy_moves(state, name) if m["action"]["type"] == "buy_share"
+            and m["action"]["source"] == "pool"
+            and may_buy_now(state, m["action"]["corp"]) is None]
 
 
 def buy_blockers(state: GameState, name: str, corp: str, count: int, counted: bool) -> str | None:
@@ -133,9 +150,12 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
     c = state.corps[corp]
     require(c.par is not None, f"{corp} has no par value yet: buy its president's certificate "
             f"first, e.g. par {corp} {state.rules.market.par_prices[-1]}.", "1830 5.2")
-    blocked = may_buy_now(state)
+    blocked = may_buy_now(state, corp)
     require(blocked is None, blocked or "", "1830 5.0")
     where = choose_source(state, corp, source)
+    require(not (state.round["turn"]["bought"] and where == IPO), "After a private company "
+            "bought this turn, only shares from the bank pool (option private_trade=site).",
+            "1830 4.4")
     place = "the initial offering" if where == IPO else "the bank pool"
     available = ordinary_indexes(state, corp, where)
     require(count >= 1, "Buy at least one share.")
@@ -352,8 +372,10 @@ def answer_proposal(ctx: Ctx, accepted: bool) -> None:
     ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=prop["proposer"])
     if private_trade(state) != "turn":  # the turn's purchase (1870 p.12)
         turn = state.round["turn"]
-        ctx.round_set(turn={**turn, "bought": True, "sold_before_buy": bool(turn["sold"])})
-        if not sell_options(state, buyer) or turn_order_rule(state) == "sell-buy":
+        ctx.round_set(turn={**turn, "bought": True, "sold_before_buy": bool(turn["sold"]),
+                            "private_bought": True})
+        if (not sell_options(state, buyer) or turn_order_rule(state) == "sell-buy") and \
+                not buys_after_private(state, buyer):
             end_turn(ctx, buyer)
 
 
@@ -465,6 +487,8 @@ def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
     moves: list[dict[str, Any]] = []
     if may_buy_now(state) is None:
         moves += buy_moves(state, name)
+    elif rnd["turn"].get("private_bought"):
+        moves += buys_after_private(state, name)
     moves += redemption.moves(state, name)
     for corp, most in sell_options(state, name).items():
         least = min(n for n in range(1, most + 1) if sale_blocker(state, name, corp, n) is None)
