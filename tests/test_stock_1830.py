@@ -251,6 +251,22 @@ def test_3_1_option_private_trade_site_brown_pool_shares_after_the_private() -> 
     assert t.pct("A", "NYC") == 40
 
 
+def test_3_1_no_sale_of_a_private_company_exchanged_meanwhile() -> None:
+    """The MH exchanged while its sale waits for the seller's accept: there is nothing
+    left to sell (found by differential testing)."""
+    t = first_sr()
+    t.pass_all()
+    through_operating_rounds(t)
+    owner = next(n for n in t.state.names if "MH" in t.privates(n))
+    buyer = next(n for n in t.state.names if n != owner)
+    while t.state.round["current"] != buyer:
+        t.act(t.state.round["current"], "pass")
+    t.act(buyer, "buy_private", private="MH", **{"from": owner}, price=45)
+    t.act(owner, "exchange", private="MH")
+    assert "no longer has MH" in t.refused(owner, "accept")
+    t.act(owner, "decline")
+
+
 def test_4_5_market_moves_at_edges() -> None:
     m = load_title("1830").market
     assert cell_down(m, 10, 3) == (10, 3)          # bottom of a column: no move

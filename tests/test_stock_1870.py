@@ -677,6 +677,21 @@ def test_p12_a_private_bought_from_a_player_is_the_turns_purchase() -> None:
     assert t.state.round["current"] == "P4"  # nothing to sell: the purchase ended the turn
 
 
+def test_p12_option_private_trade_site_no_sale_after_private_and_share() -> None:
+    """Option private_trade=site: 18xx.games counts a private company and a share bought
+    in one turn as the two kinds of action of a buy-sell turn, so no sale follows."""
+    t = stock_round(private_trade="site")
+    second_stock_round(t)
+    start(t, "IC", "P4", 68, 9, 3)  # $20: brown, several shares at once
+    for index in (1, 2):
+        give(t, "IC", index, POOL)
+    give(t, "IC", 3, player_holder("P3"))
+    t.act("P3", "buy_private", private="GRSC", **{"from": "P1"}, price=1)
+    t.act("P1", "accept")
+    t.act("P3", "buy_share", corp="IC", source="pool", count=1)
+    assert t.state.round["current"] != "P3"  # no sale left: the turn is over
+
+
 def test_p12_option_private_trade_site_not_in_phase_1() -> None:
     """Option private_trade=site: 18xx.games offers no private company between players
     in phase 1."""

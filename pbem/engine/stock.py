@@ -193,8 +193,11 @@ def after_buy(ctx: Ctx, corp: str) -> None:
     check_presidency(ctx, corp)
     check_float(ctx, corp)
     turn = ctx.state.round["turn"]
+    # 18xx.games (private_trade=site): a private company and a share bought in one turn
+    # count as two kinds of action, after which no sale (its can_sell_order?)
+    two_kinds = bool(turn.get("private_bought")) and private_trade(ctx.state) == "site"
     ctx.round_set(turn={**turn, "bought": True, "acted": True,
-                        "sold_before_buy": bool(turn["sold"])},
+                        "sold_before_buy": bool(turn["sold"]) or two_kinds},
                   last_actor=ctx.actor)
     maybe_end_turn(ctx)
 
@@ -366,6 +369,8 @@ def answer_proposal(ctx: Ctx, accepted: bool) -> None:
         return
     sym, seller, buyer, price = prop["private"], prop["seller"], prop["buyer"], prop["price"]
     require(player_cash(state, buyer) >= price, f"{buyer} no longer has {money(price)}.")
+    require(state.privates[sym].owner == player_holder(seller) and
+            not state.privates[sym].closed, f"{seller} no longer has {sym} to sell.")
     ctx.pay(player_holder(buyer), player_holder(seller), price)
     ctx.emit(PrivateOwner(sym, player_holder(buyer)))
     ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
@@ -481,8 +486,10 @@ def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
         return protection.moves(state)
     if rnd["proposal"]:
         prop = rnd["proposal"]
-        return {prop["answer_by"]: [{"action": {"type": "accept"}},
-                                    {"action": {"type": "decline"}}]}
+        gone = prop.get("private") and (state.privates[prop["private"]].closed or state.privates[
+            prop["private"]].owner != player_holder(prop["seller"]))
+        return {prop["answer_by"]: ([] if gone else [{"action": {"type": "accept"}}]) +
+                [{"action": {"type": "decline"}}]}
     name = rnd["current"]
     moves: list[dict[str, Any]] = []
     if may_buy_now(state) is None:
