@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.bots import Bot, Choice, Move
+from pbem.engine.errors import RulesError
+from pbem.engine.game import decide
 from pbem.engine.state import GameState
 from pbem.importer.export import FREE_SHARES
 from pbem.importer.siteflow import NO_BUY, NOT_HIS_TURN, site_offers_private, site_passes_for
@@ -57,8 +59,16 @@ class SitePlayer(Bot):
                         value = state.rules.private(sym).value
                         moves.append((buyer, {"action": {
                             "type": "buy_private", "private": sym, "from": owner[2:],
-                            "price": value}, "min": 1, "max": min(cash, 2 * value)}))
-        return moves
+                            "price": 1}, "min": 1, "max": min(cash, 2 * value)}))
+        return [(n, m) for n, m in moves if legal(state, n, m["action"])]
+
+
+def legal(state: GameState, name: str, action: dict[str, Any]) -> bool:
+    try:
+        decide(state, name, action)
+    except RulesError:
+        return False
+    return True
 
 
 def new_player(probing: float) -> SitePlayer:
