@@ -11,11 +11,13 @@ import time
 from pathlib import Path
 
 FIRST = ("bench_mail",)
+#: long runs with options of their own: run alone (``python -m bench.soak --help``)
+ALONE = ("soak", "fuzz")
 
 
 def modules() -> list[str]:
     found = sorted(p.stem for p in Path(__file__).parent.glob("*.py")
-                   if not p.stem.startswith("_"))
+                   if not p.stem.startswith("_") and p.stem not in ALONE)
     return [m for m in FIRST if m in found] + [m for m in found if m not in FIRST]
 
 

@@ -29,14 +29,13 @@ CACHE = ROOT / "bench" / ".cache" / "routes"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pbem.engine.routegraph import RouteGraph  # noqa: E402
-from pbem.engine.routes import (  # noqa: E402
+from pbem.engine.board.search import (  # noqa: E402
     RevenueRules,
-    _best,
-    _Search,
     best_connection_run,
+    best_of,
+    search_for,
 )
-from pbem.engine.state import title_map  # noqa: E402
+from pbem.engine.maps import title_map  # noqa: E402
 from pbem.engine.title import load_title  # noqa: E402
 from pbem.importer.positions import Position, run_positions  # noqa: E402
 from pbem.importer.sitelog import read_log  # noqa: E402
@@ -74,10 +73,8 @@ def search(position: Position, step: str = "Route") -> tuple[int, int | None, fl
         found = best_connection_run(board_map, board, position.corp, list(position.trains),
                                     position.column, home, corp.destination, rules)
         return (found.total if found else 0), None, time.perf_counter() - started
-    graph = RouteGraph(board_map, board, position.corp, position.column,
-                       rules.stop_values(board_map, board, position.column))
-    engine = _Search(graph, rules)
-    run = _best(engine, list(position.trains))
+    engine = search_for(board_map, board, position.corp, position.column, rules)
+    run = best_of(engine, list(position.trains))
     seconds = time.perf_counter() - started
     nodes = engine.stats.get("nodes") if isinstance(engine.stats, dict) else None
     return run.total, nodes, seconds

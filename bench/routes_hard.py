@@ -35,10 +35,15 @@ EXPECTED = ROOT / "bench" / "routes_hard_expected.json"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pbem.engine.board import BoardState, Map, load_map, place_token, tile_at  # noqa: E402
-from pbem.engine.routegraph import RouteGraph  # noqa: E402
-from pbem.engine.routes import RevenueRules, TrainSpec, _best, _Search  # noqa: E402
-from pbem.engine.track import lay_tile, placements  # noqa: E402
+from pbem.engine.board.map import BoardState, Map, load_map, place_token, tile_at  # noqa: E402
+from pbem.engine.board.search import (  # noqa: E402
+    RevenueRules,
+    RouteSearch,
+    TrainSpec,
+    best_of,
+    search_for,
+)
+from pbem.engine.board.track import lay_tile, placements  # noqa: E402
 
 COLOURS = ("yellow", "green", "brown", "gray")
 #: per pass, the share of buildable hexes tried
@@ -139,14 +144,13 @@ def search(board_map: Map, board: BoardState, trains: list[TrainSpec], column: s
            timeout: float) -> tuple[int | None, int, float]:
     """(total or None on timeout, nodes, seconds)."""
     started = time.perf_counter()
-    engine: _Search | None = None
+    engine: RouteSearch | None = None
     if timeout:
         signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        graph = RouteGraph(board_map, board, "X", column, {})
-        engine = _Search(graph, RevenueRules())
-        total: int | None = _best(engine, trains).total
+        engine = search_for(board_map, board, "X", column, RevenueRules())
+        total: int | None = best_of(engine, trains).total
     except _Timeout:
         total = None
     finally:

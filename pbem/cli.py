@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from . import service
+from .cli_output import echo, fail
 from .engine.errors import SetupError
 from .notation import format_action
 from .render import full_text, mail_parts, since_last_turn, state_json, svg_map
@@ -20,11 +21,6 @@ from .store import StoreError, open_store
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def fail(message: str, code: int = 1) -> None:
-    click.echo(message, err=True)
-    sys.exit(code)
 
 
 class Env:
@@ -95,12 +91,12 @@ def new(env: Env, title: str, players: tuple[str, ...], seed: int | None, seatin
             seating=seating, options=opts, now=now(), referee=referee)
     except SetupError as exc:
         fail(str(exc), 2)
-    click.echo(created.game_id)
-    click.echo(f"Seats: {', '.join(created.seats)}; {created.seats[0]} has the priority deal "
+    echo(created.game_id)
+    echo(f"Seats: {', '.join(created.seats)}; {created.seats[0]} has the priority deal "
                "card.", err=True)
     if show_keys:
         for name, key in created.keys.items():
-            click.echo(f"key {name}: {key}", err=True)
+            echo(f"key {name}: {key}", err=True)
     if send_email:
         from .cli_mail import send_welcome
 
@@ -139,17 +135,17 @@ def act(env: Env, game: int, actor: str, commands: str) -> None:
     for applied in result.applied:
         own = applied.actor.lower() == actor.lower() and not applied.auto
         who = "" if own or not applied.actor else f"{applied.actor}: "
-        click.echo(f"[{applied.seq}] {who}{applied.text}")
+        echo(f"[{applied.seq}] {who}{applied.text}")
         for line in applied.log:
-            click.echo(f"    {line}")
+            echo(f"    {line}")
     for answer in result.answers:
-        click.echo(answer)
+        echo(answer)
     assert result.state is not None
     waiting = service.waiting_for(result.state)
     if waiting:
-        click.echo(f"Now: {', '.join(waiting)} to act.")
+        echo(f"Now: {', '.join(waiting)} to act.")
     elif result.state.finished:
-        click.echo("The game is over.")
+        echo("The game is over.")
 
 
 @main.command()
@@ -184,14 +180,14 @@ def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
     if fmt == "json":
         data = state_json(state, format_action, viewer)
         data["game"] = game
-        click.echo(json.dumps(data, indent=2, default=list))
+        echo(json.dumps(data, indent=2, default=list))
     elif fmt == "svg":
-        click.echo(svg_map(state))
+        echo(svg_map(state))
     elif fmt == "html":
-        click.echo(mail_parts(state, viewer, recent, image_cid="").html, nl=False)
+        echo(mail_parts(state, viewer, recent, image_cid="").html, nl=False)
     else:
-        click.echo(f"Game #{game}")
-        click.echo(full_text(state, viewer, recent))
+        echo(f"Game #{game}")
+        echo(full_text(state, viewer, recent))
 
 
 @main.command()
@@ -210,31 +206,105 @@ def log(env: Env, game: int) -> None:
     except StoreError as exc:
         fail(str(exc), 1)
     for e in events:
-        click.echo(f"[{e['seq']}] {e['received']} {e['actor'] or '-'}: {e['text']}")
+        echo(f"[{e['seq']}] {e['received']} {e['actor'] or '-'}: {e['text']}")
         for line in e["log"]:
-            click.echo(f"    {line}")
+            echo(f"    {line}")
 
 
 @main.command()
-@click.argument("game", type=int)
+@click.argument("game", type=int, required=False)
+@click.option("--all", "every", is_flag=True, help="Every game, and the list of the games.")
 @click.pass_obj
-def audit(env: Env, game: int) -> None:
-    """Verify the hash chain and re-decide every command from the state before it.
+def audit(env: Env, game: int | None, every: bool) -> None:
+    """Check a game's record: the keyed hash chain and its sealed head, the players and
+    settings, and every event decided again from the state before it.
+
+    With --all, every game and the sealed list of games; every problem is printed
+    with its game and event. Exit 1 when there is a problem.
 
     \b
     Example:
       pbem audit 1
+      pbem audit --all
     """
+    if (game is None) == (not every):
+        fail("name a GAME, or give --all", 2)
     store = env.store()
+    notes: list[str] = []
     try:
-        result = service.audit(store, game)
+        problems, events, games = audit_games(store, None if every else game, notes)
     except StoreError as exc:
         fail(str(exc), 1)
-    for note in result.notes:
-        click.echo(note)
-    if result.problem:
-        fail(f"audit failed: {result.problem}", 1)
-    click.echo(f"audit ok: {result.events} events")
+    for note in notes:
+        echo(note)
+    for problem in problems:
+        echo(f"audit failed: {problem}", err=True)
+    if problems:
+        sys.exit(1)
+    echo(f"audit ok: {events} events" + (f" in {games} games" if every else ""))
+
+
+def audit_games(store: Any, game: int | None,
+                notes: list[str] | None = None) -> tuple[list[Any], int, int]:
+    """(problems, events, games) of one game, or of every game and their list; the
+    audit's notes are added to ``notes``."""
+    games = [game] if game is not None else store.game_ids()
+    problems = [] if game is not None else store.verify_games()
+    events = 0
+    for game_id in games:
+        result = service.audit(store, game_id)
+        problems += result.problems
+        events += result.events
+        if notes is not None:
+            notes += [f"game #{game_id}: {note}" if game is None else note
+                      for note in result.notes]
+    return problems, events, len(games)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_obj
+def backup(env: Env, file: str) -> None:
+    """Copy the database to FILE (SQLite's online backup: consistent while the service
+    runs), mode 0600. The server secret is not copied: keep it apart (docs/store.md).
+
+    \b
+    Example:
+      pbem backup /var/backups/pbem-$(date +%F).db
+    """
+    from .store.backup import backup_to
+
+    store = env.store()
+    try:
+        pages = backup_to(store, file)
+    except StoreError as exc:
+        fail(str(exc), 1)
+    echo(f"backed up to {file} ({pages} pages)")
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace a database that exists.")
+@click.pass_obj
+def restore(env: Env, file: str, force: bool) -> None:
+    """Replace the database with the backup FILE, after checking it: SQLite's
+    integrity check, the server secret it was written with, and the audit of every
+    game. Stop the service first.
+
+    \b
+    Example:
+      pbem restore /var/backups/pbem-2025-01-31.db
+    """
+    from .store import default_db_path
+    from .store.backup import restore_from
+
+    target = env.db or str(default_db_path())
+    try:
+        restore_from(file, target, force=force,
+                     audit=lambda store: audit_games(store, None)[0])
+    except StoreError as exc:
+        fail(str(exc), 1)
+    echo(f"restored {target} from {file}; audit ok")
 
 
 @main.command()
@@ -261,10 +331,10 @@ def export(env: Env, game: int, fmt: str) -> None:
             document = export_game(store, game)
         except (StoreError, ExportError) as exc:
             fail(str(exc), 1)
-        click.echo(json.dumps(document, indent=1, ensure_ascii=False))
+        echo(json.dumps(document, indent=1, ensure_ascii=False))
         problem = verify_export(store, game, document)
         if problem:
-            click.echo(f"Warning: under 18xx.games' rules this log differs at {problem}",
+            echo(f"Warning: under 18xx.games' rules this log differs at {problem}",
                        err=True)
         return
     try:
@@ -276,10 +346,10 @@ def export(env: Env, game: int, fmt: str) -> None:
     for p in data["players"]:
         p.pop("key_hash", None)
     if start is not None:
-        click.echo(archive_page(start, data["events"], data["game"], data["players"]),
+        echo(archive_page(start, data["events"], data["game"], data["players"]),
                    nl=False)
         return
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 @main.command()
@@ -301,7 +371,7 @@ def undo(env: Env, game: int, to_seq: int) -> None:
         fail(exc.message, 1)
     except StoreError as exc:
         fail(str(exc), 1)
-    click.echo(f"[{seq}] revert to {to_seq}")
+    echo(f"[{seq}] revert to {to_seq}")
 
 from .cli_mail import register  # noqa: E402
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from .cli_output import echo
 from .engine.errors import SetupError
 from .importer import LogError, Unsupported, describe_refusal, import_log, outcome, score_lines
 from .importer.options import UnknownOptionalRule
@@ -43,35 +44,35 @@ def import_18xx(env: Any, file: str, check: bool, to: int | None,
     for spec in emails:
         name, sep, address = spec.partition("=")
         if not sep:
-            click.echo(f"'{spec}' is not NAME=ADDRESS.", err=True)
+            echo(f"'{spec}' is not NAME=ADDRESS.", err=True)
             sys.exit(2)
         addresses[name.strip()] = address.strip()
     store = env.store()
     try:
         log, imported = import_log(store, file, emails=addresses, to=to, now=_now())
     except (LogError, UnknownOptionalRule, Unsupported, SetupError) as exc:
-        click.echo(f"Cannot import {file}: {exc}", err=True)
+        echo(f"Cannot import {file}: {exc}", err=True)
         sys.exit(2)
     players = ", ".join(imported.names[p.key] for p in log.players)
-    click.echo(f"Game #{imported.game_id}: {log.title}, {players}")
+    echo(f"Game #{imported.game_id}: {log.title}, {players}")
     if imported.readings:
-        click.echo("The log's record needs the site's older reading: " + ", ".join(
+        echo("The log's record needs the site's older reading: " + ", ".join(
             f"{k}={v}" for k, v in imported.readings.items()))
     if imported.refusal is not None:
-        click.echo("\n".join(describe_refusal(imported.refusal)))
-        click.echo(f"Game #{imported.game_id} is left before that action.")
+        echo("\n".join(describe_refusal(imported.refusal)))
+        echo(f"Game #{imported.game_id} is left before that action.")
         sys.exit(1)
     if imported.stopped_at is not None:
-        click.echo(f"Stopped before action {imported.stopped_at}; game #{imported.game_id} "
+        echo(f"Stopped before action {imported.stopped_at}; game #{imported.game_id} "
                    "is left there.")
         return
-    click.echo("\n".join(score_lines(log, imported)))
+    echo("\n".join(score_lines(log, imported)))
     if check:
         found = outcome(log, imported)
         if not found.matches:
-            click.echo("Differs from the log: " + "; ".join(found.problems))
+            echo("Differs from the log: " + "; ".join(found.problems))
             sys.exit(1)
-        click.echo("Matches the log's result.")
+        echo("Matches the log's result.")
 
 
 def register(main: click.Group) -> None:

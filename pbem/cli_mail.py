@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from .cli_output import echo, fail
 from .mail import clock
 from .mail.config import ConfigError, MailConfig, load_config, require_mail
 from .store import Store, StoreError, open_store
@@ -31,8 +32,7 @@ def verbose_option(func: F) -> F:
 
 
 def _fail(message: str, code: int = 1) -> None:
-    click.echo(message, err=True)
-    sys.exit(code)
+    fail(message, code)
 
 
 def _config(config_path: str | None, **needs: bool) -> MailConfig:
@@ -79,13 +79,15 @@ def config_check(config_path: str | None) -> None:
     Example:
       pbem config check --config /etc/pbem.toml
     """
-    from .mail.check import check_servers
+    from .mail.check import check_servers, describe_config
 
     config = _config(config_path)
-    click.echo(f"configuration: {config.source}")
+    echo(f"configuration: {config.source}")
+    for line in describe_config(config):
+        echo(line)
     lines, ok = asyncio.run(check_servers(config))
     for line in lines:
-        click.echo(line)
+        echo(line)
     if not ok:
         sys.exit(1)
 
@@ -141,7 +143,7 @@ def poll_command(ctx: click.Context, once: bool, no_send: bool, config_path: str
     try:
         if once:
             report = asyncio.run(poll_once(store, config, send=not no_send))
-            click.echo(f"{report.seen} messages: {report.processed} processed, "
+            echo(f"{report.seen} messages: {report.processed} processed, "
                        f"{report.ignored} ignored, {report.dead} dead letters, "
                        f"{report.again} handled before")
         else:
@@ -170,7 +172,7 @@ def send_command(ctx: click.Context, config_path: str | None, verbose: int) -> N
         report = asyncio.run(send_once(store, config))
     finally:
         store.close()
-    click.echo(f"sent {report.sent}, to retry {report.retry}, failed {report.failed}")  # type: ignore[attr-defined]
+    echo(f"sent {report.sent}, to retry {report.retry}, failed {report.failed}")  # type: ignore[attr-defined]
 
 
 # -- inbox ----------------------------------------------------------------------------------------
@@ -203,7 +205,7 @@ def inbox_list(ctx: click.Context, status: str | None, config_path: str | None) 
 
     store = _store(ctx, _config(config_path))
     for row in store.inbox_list(status):
-        click.echo(summary(row))
+        echo(summary(row))
 
 
 @inbox_group.command("show")
@@ -227,9 +229,9 @@ def inbox_show(ctx: click.Context, inbox_id: int, raw: bool, config_path: str | 
         _fail(str(exc))
         return
     if raw:
-        click.echo(bytes(row["raw"]).decode("utf-8", "replace"))
+        echo(bytes(row["raw"]).decode("utf-8", "replace"))
         return
-    click.echo(describe(row))
+    echo(describe(row))
 
 
 @inbox_group.command("retry")
@@ -252,10 +254,10 @@ def inbox_retry(ctx: click.Context, inbox_ids: tuple[int, ...], config_path: str
         try:
             outcome = retry(store, config, inbox_id, clock.now())
         except StoreError as exc:
-            click.echo(str(exc), err=True)
+            echo(str(exc), err=True)
             failed = True
             continue
-        click.echo(f"#{inbox_id}: {outcome.status} {outcome.note}".rstrip())
+        echo(f"#{inbox_id}: {outcome.status} {outcome.note}".rstrip())
         failed = failed or outcome.status == "dead"
     if failed:
         sys.exit(1)
@@ -278,7 +280,7 @@ def inbox_discard(ctx: click.Context, inbox_ids: tuple[int, ...], config_path: s
             store.inbox_set_status(inbox_id, "discarded")
         except StoreError as exc:
             _fail(str(exc))
-        click.echo(f"#{inbox_id}: discarded")
+        echo(f"#{inbox_id}: discarded")
 
 
 # -- outbox ---------------------------------------------------------------------------------------
@@ -311,7 +313,7 @@ def outbox_list(ctx: click.Context, status: str | None, limit: int,
     store = _store(ctx, _config(config_path))
     for row in store.outbox_list(status, limit):
         error = f"  [{row['last_error']}]" if row["last_error"] else ""
-        click.echo(f"#{row['id']:<5} {row['status']:<8} {row['attempts']}x "
+        echo(f"#{row['id']:<5} {row['status']:<8} {row['attempts']}x "
                    f"{row['created'][:19]} {row['recipient']:<28} {row['subject'][:50]}{error}")
 
 
@@ -341,7 +343,7 @@ def outbox_retry(ctx: click.Context, outbox_ids: tuple[int, ...], all_failed: bo
             store.outbox_mark_retry(outbox_id, moment, row["last_error"] or "retried by hand")
         except StoreError as exc:
             _fail(str(exc))
-        click.echo(f"#{outbox_id}: due again")
+        echo(f"#{outbox_id}: due again")
 
 
 # -- welcome --------------------------------------------------------------------------------------
@@ -372,7 +374,7 @@ def welcome_command(ctx: click.Context, game: int, send: bool, config_path: str 
     except StoreError as exc:
         _fail(str(exc))
         return
-    click.echo(f"{len(ids)} welcome mails queued")
+    echo(f"{len(ids)} welcome mails queued")
     if send:
         _send_now(store, config)
 
@@ -395,7 +397,7 @@ def _send_now(store: Store, config: MailConfig) -> None:
     from .mail.serve import send_once
 
     report: Any = asyncio.run(send_once(store, config))
-    click.echo(f"sent {report.sent}, to retry {report.retry}, failed {report.failed}", err=True)
+    echo(f"sent {report.sent}, to retry {report.retry}, failed {report.failed}", err=True)
 
 
 def register(main: click.Group) -> None:

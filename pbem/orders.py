@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .engine.errors import PbemError
 from .engine.game import legal_moves, to_act
 from .engine.state import IPO, POOL, GameState, player_holder
 from .render.tables import round_key, round_name
@@ -36,7 +37,7 @@ MAX_AUTO_COMMANDS = 400
 Action = dict[str, Any]
 
 
-class OrderError(Exception):
+class OrderError(PbemError):
     """An order cannot be set now; the message says why."""
 
 

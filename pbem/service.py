@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine.errors import RulesError, SetupError
+from .engine.errors import PbemError, RulesError, SetupError
 from .engine.facts import Fact
 from .engine.game import (
     ENGINE_VERSION,
@@ -23,6 +23,7 @@ from .engine.game import (
 )
 from .engine.state import GameState
 from .engine.title import load_title
+from .identity import check_address, check_players
 from .notation import (
     NotationError,
     ParseContext,
@@ -41,17 +42,17 @@ from .orders import (
     current_orders,
     new_order,
 )
-from .store import Store
-from .store.keys import hash_key, new_player_key
+from .safe_text import visible
+from .store import SERVICE_KINDS, Problem, Store
+from .store.keys import new_player_key
 
 
-class CommandError(Exception):
+class CommandError(PbemError):
     """A command (or one of several) was refused; nothing was recorded."""
 
     def __init__(self, line: str, message: str, suggestions: list[str]) -> None:
         super().__init__(message)
         self.line = line
-        self.message = message
         self.suggestions = suggestions
 
     def __str__(self) -> str:
@@ -100,7 +101,12 @@ def create_game(
     now: str,
     referee: str | None = None,
 ) -> NewGame:
-    """Record a new game; players are (name, email) in the order given."""
+    """Record a new game; players are (name, email) in the order given. Names and
+    addresses are checked first (``identity.check_players``: InvalidPlayer, a
+    SetupError, says what to change)."""
+    check_players(players)
+    if referee:
+        check_address(referee)
     rules = load_title(title)
     opts = dict(options)
     opts.setdefault("seating", seating)
@@ -114,7 +120,7 @@ def create_game(
         game_id = store.create_game(title, resolved, seed, ENGINE_VERSION, rules.rules_version,
                                     now, referee)
         for seat, name in enumerate(seated):
-            store.add_player(game_id, seat, name, emails[name], hash_key(keys[name]))
+            store.add_player(game_id, seat, name, emails[name], store.key_hash(keys[name]))
     return NewGame(game_id, seated, keys)
 
 
@@ -361,43 +367,101 @@ def undo(store: Store, game_id: int, to_seq: int, *, actor: str, source: str, no
 @dataclass
 class AuditResult:
     events: int
-    problem: str | None
+    problems: list[Problem] = field(default_factory=list)
     #: what the reader should know (the game was recorded under other rules data)
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def problem(self) -> str | None:
+        """The first problem as a sentence, or None when the record is sound."""
+        return str(self.problems[0]) if self.problems else None
+
+
+#: Event kinds that record something without changing the game (table talk, standing
+#: orders, settings): audit checks that they carry no facts. Any kind audit does not
+#: know is reported.
+RECORD_ONLY_KINDS: frozenset[str] = frozenset(SERVICE_KINDS)
+
 
 def audit(store: Store, game_id: int) -> AuditResult:
-    """Verify the hash chain and re-decide every command from the state before it."""
+    """Check a game's record: the keyed hash chain, its sealed head, setup and players
+    (store.verify_record), then every event again from the state before it: commands
+    re-decided (the same facts), talk, orders, settings and undos changing nothing,
+    every kind known. Every problem is reported, with its seq; the check goes on after
+    one."""
     events = store.events(game_id)
-    broken = store.verify_chain(game_id)
-    if broken is not None:
-        return AuditResult(len(events), f"event {broken}: its hash does not match the chain")
-    state = initial(store, game_id)
+    problems = store.verify_record(game_id)
+    try:
+        state = initial(store, game_id)
+    except (SetupError, ValueError, KeyError) as exc:
+        problems.append(Problem(game_id, None, f"the game cannot be set up again: {exc}"))
+        return AuditResult(len(events), problems)
     game = store.game(game_id)
     notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
     effective: list[dict[str, Any]] = []
     for event in events:
-        if event["kind"] == "revert":
+        if event["kind"] == "revert" and _valid_revert(event):
+            if event["facts"]:
+                problems.append(Problem(game_id, event["seq"], "an undo that changes the game"))
             effective = [e for e in effective if e["seq"] <= event["revert_to"]]
             state = initial(store, game_id)
             for earlier in effective:
                 apply_facts(state, earlier["facts"])
             continue
-        if event["kind"] != "command":
-            apply_facts(state, event["facts"])
-            effective.append(event)
-            continue
+        problem, decision = _audit_event(state, event)
         try:
-            decision = decide(state, event["actor"], event["command"])
-        except RulesError as exc:
-            return AuditResult(len(events), f"event {event['seq']} ({event['text']}) is refused "
-                               f"when decided again: {exc}", notes)
-        stored = apply_facts(state, event["facts"])  # read as facts of today (upcast)
-        if decision.records != [f.to_json() for f in stored]:
-            return AuditResult(len(events), f"event {event['seq']} ({event['text']}) gives "
-                               "different facts when decided again", notes)
+            stored = apply_facts(state, event["facts"] or [])  # as facts of today (upcast)
+        except Exception as exc:  # noqa: BLE001 - a stored fact that cannot be applied
+            problems.append(Problem(game_id, event["seq"], f"its facts cannot be applied "
+                                    f"({type(exc).__name__}: {exc})"))
+            return AuditResult(len(events), problems, notes)
+        if problem is None and decision is not None and \
+                decision.records != [f.to_json() for f in stored]:
+            problem = f"{_short(event['text'])} gives different facts when decided again"
+        if problem:
+            problems.append(Problem(game_id, event["seq"], problem))
         effective.append(event)
-    return AuditResult(len(events), None, notes)
+    return AuditResult(len(events), problems, notes)
+
+
+def _valid_revert(event: dict[str, Any]) -> bool:
+    target = event.get("revert_to")
+    return isinstance(target, int) and 0 <= target < event["seq"]
+
+
+def _audit_event(state: GameState, event: dict[str, Any]) -> tuple[str | None, Any]:
+    """What is wrong with one event on ``state`` (the state before it), and for a
+    command the decision made again (to compare with its facts)."""
+    kind = event["kind"]
+    if kind == "revert":
+        return f"the undo goes back to {event.get('revert_to')!r}, not an earlier event", None
+    if is_talk(event) or kind in RECORD_ONLY_KINDS:
+        what = "table talk" if is_talk(event) else f"a {kind} event"
+        if event["facts"]:
+            return f"{what} ({_short(event['text'])}) carries facts that change the game", None
+        return None, None
+    if kind == "setup":  # recorded as it was set up: its facts are applied, not decided
+        return None, None
+    if kind != "command":
+        return f"an event of unknown kind {kind!r}", None
+    try:
+        return None, decide(state, event["actor"], event["command"])
+    except RulesError as exc:
+        return f"{_short(event['text'])} is refused when decided again: {exc}", None
+    except Exception as exc:  # noqa: BLE001 - a command the engine cannot read at all
+        return f"{_short(event['text'])} cannot be decided again ({type(exc).__name__})", None
+
+
+def is_talk(event: dict[str, Any]) -> bool:
+    """Table talk (``say``): an event without effect on the game, whatever its kind."""
+    command = event.get("command")
+    return (event["kind"] in ("setup", "talk") and isinstance(command, dict)
+            and command.get("type") == "say")
+
+
+def _short(text: str, width: int = 60) -> str:
+    text = visible(str(text))
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def waiting_for(state: GameState) -> list[str]:

@@ -12,11 +12,8 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
-from conftest import fast_key_hashes
-
 from pbem import service
 from pbem.mail.config import Limits, MailConfig
-from pbem.mail.outbound.compose import reply_tag
 from pbem.mail.processing.process import Outcome, process_inbox, store_message
 from pbem.store import Store, open_store
 
@@ -37,15 +34,14 @@ class Table:
     """A game, its store and a way to send mail into it as a player."""
 
     def __init__(self, tmp: Path, options: dict[str, str] | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, names: tuple[str, ...] = NAMES) -> None:
         self.store: Store = open_store(tmp / "pbem.db", now=NOW)
         self.config = MailConfig(address="pbem@games.test", referee="ref@games.test",
                                  trusted_authserv_id="mx.games.test",
                                  limits=limits or Limits())
-        with fast_key_hashes():
-            created = service.create_game(
-                self.store, "1830", [(n, f"{n.lower()}@players.test") for n in NAMES], seed=1,
-                seating="fixed", options=options or {}, now=NOW, referee="ref@games.test")
+        created = service.create_game(
+            self.store, "1830", [(n, f"{n.lower()}@players.test") for n in names], seed=1,
+            seating="fixed", options=options or {}, now=NOW, referee="ref@games.test")
         self.game = created.game_id
         self.keys = created.keys
         self.players = {p["name"]: p for p in self.store.players(self.game)}
@@ -53,8 +49,8 @@ class Table:
         self.uid = 0
 
     def address(self, name: str) -> str:
-        p = self.players[name]
-        return f"pbem+{self.game}.{reply_tag(self.game, p['seat'], p['key_hash'])}@games.test"
+        code = self.store.reply_code(self.store.player(self.game, self.players[name]["seat"]))
+        return f"pbem+{self.game}.{code}@games.test"
 
     def send(self, name: str, body: str, *, to: str | None = None, sender: str | None = None,
              subject: str = "Re: your turn", headers: dict[str, str] | None = None) -> Outcome:

@@ -8,12 +8,12 @@ from typing import Any
 
 from enginehelp import Table
 
-from pbem.engine.board import place_token, tile_at
+from pbem.engine.board.hexes import neighbour
+from pbem.engine.board.map import place_token, tile_at
+from pbem.engine.board.track import lay_tile
 from pbem.engine.game import new_game
-from pbem.engine.hexes import neighbour
 from pbem.engine.operating import new_turn
 from pbem.engine.state import IPO, POOL, corp_holder, player_holder
-from pbem.engine.track import lay_tile
 
 
 class Table1870(Table):

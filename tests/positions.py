@@ -8,14 +8,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pbem.engine import operating, redemption
-from pbem.engine.board import BoardState, Map, load_map, place_token, tile_at
+from pbem.engine import operating
+from pbem.engine.board.map import BoardState, Map, load_map, place_token, tile_at
+from pbem.engine.board.tiles import unique_rotations
+from pbem.engine.board.track import lay_tile, placements
 from pbem.engine.game import apply_facts, new_game
 from pbem.engine.operating import new_turn
 from pbem.engine.state import BANK, IPO, POOL, GameState, corp_holder, player_holder
 from pbem.engine.stock import new_stock_round
-from pbem.engine.tiles import unique_rotations
-from pbem.engine.track import lay_tile, placements
+from pbem.engine.titles.t1870 import redemption
 
 ALL_COLOURS = ("yellow", "green", "brown", "gray")
 NAMES_1870 = ["Ann", "Ben", "Dewey", "Shirley"]

@@ -9,10 +9,10 @@ import random
 from collections.abc import Sequence
 from math import prod
 
-from pbem.engine.board import BoardState, Map, MapHex, load_map, place_token, tile_at
-from pbem.engine.hexes import neighbour
-from pbem.engine.tiles import End, Stop, Tile
-from pbem.engine.track import TrackGraph, lay_tile, placements
+from pbem.engine.board.hexes import neighbour
+from pbem.engine.board.map import BoardState, Map, MapHex, load_map, place_token, tile_at
+from pbem.engine.board.tiles import End, Stop, Tile
+from pbem.engine.board.track import TrackGraph, lay_tile, placements
 
 COLOURS = ("yellow", "green", "brown", "gray")
 

@@ -4,8 +4,8 @@ from collections import Counter
 
 import pytest
 
-from pbem.engine.board import BoardState, load_map
-from pbem.engine.track import lay_tile, placements
+from pbem.engine.board.map import BoardState, load_map
+from pbem.engine.board.track import lay_tile, placements
 
 ALL = ("yellow", "green", "brown", "gray")
 
@@ -16,7 +16,7 @@ def board_map():
 
 
 def test_1870_map_has_154_hexes_with_even_parity(board_map):
-    from pbem.engine.hexes import parse_coord
+    from pbem.engine.board.hexes import parse_coord
     assert len(board_map.hexes) == 154
     assert Counter(h.kind for h in board_map.hexes.values()) == {"white": 150, "red": 4}
     assert {sum(parse_coord(c)) % 2 for c in board_map.hexes} == {0}

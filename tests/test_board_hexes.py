@@ -2,7 +2,7 @@
 
 import pytest
 
-from pbem.engine import hexes
+from pbem.engine.board import hexes
 
 
 def test_coordinates_round_trip():

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.engine.board import BoardState, MapHex, load_map
-from pbem.engine.tiles import derive_upgrade_table, load_tiles
-from pbem.engine.track import placements
+from pbem.engine.board.map import BoardState, MapHex, load_map
+from pbem.engine.board.tiles import derive_upgrade_table, load_tiles
+from pbem.engine.board.track import placements
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = Path(os.environ.get("PBEM_REFERENCE", ROOT.parent / "shared" / "reference"))
@@ -113,7 +113,7 @@ def test_generator_reproduces_rules(tmp_path):
 @pytest.mark.parametrize("title", TITLES)
 def test_can_upgrade_agrees_with_the_reference_table(title):
     """can_upgrade(old, q, new, q + r, hex) for every tile pair, rotation and kind of hex."""
-    from pbem.engine.tiles import can_upgrade, may_lie_on
+    from pbem.engine.board.tiles import can_upgrade, may_lie_on
 
     board_map = load_map(title)
     table = reference(f"{title}.json")["upgrades"]

@@ -4,10 +4,16 @@ junction, no passing an off-board (6.4.2), the connection needed to lay track
 
 import pytest
 
-from pbem.engine import track
-from pbem.engine.board import BoardState, Map, MapHex, load_map, place_token
-from pbem.engine.tiles import Stop, Tile, parse_track
-from pbem.engine.track import lay_problem, lay_tile, new_tile_connected, placements, reachable
+from pbem.engine.board import track
+from pbem.engine.board.map import BoardState, Map, MapHex, load_map, place_token
+from pbem.engine.board.tiles import Stop, Tile, parse_track
+from pbem.engine.board.track import (
+    lay_problem,
+    lay_tile,
+    new_tile_connected,
+    placements,
+    reachable,
+)
 
 GREEN = ("yellow", "green")
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from pbem.engine.board import BoardState, load_map, place_token, stops_at, tile_at
-from pbem.engine.track import lay_tile
+from pbem.engine.board.map import BoardState, load_map, place_token, stops_at, tile_at
+from pbem.engine.board.track import lay_tile
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def test_1830_map_has_93_hexes_by_kind(board_map):
 
 
 def test_coordinate_parity_is_uniform(board_map):
-    from pbem.engine.hexes import parse_coord
+    from pbem.engine.board.hexes import parse_coord
     assert {sum(parse_coord(c)) % 2 for c in board_map.hexes} == {1}
 
 

@@ -5,16 +5,16 @@ from collections import Counter
 
 import pytest
 
-from pbem.engine.board import load_map
-from pbem.engine.tiles import (
+from pbem.engine.board.map import load_map
+from pbem.engine.board.tiles import (
     End,
     can_upgrade,
     derive_upgrade_table,
     load_tiles,
     parse_track,
-    rules_dir,
     unique_rotations,
 )
+from pbem.engine.rulesdata import rules_dir
 
 # The rulebook appendix "Track Tile Manifest & Upgrades" (1830, Lookout 2018).
 APPENDIX_UPGRADES = {

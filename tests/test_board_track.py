@@ -4,8 +4,8 @@ import dataclasses
 
 import pytest
 
-from pbem.engine.board import BoardState, load_map, place_token
-from pbem.engine.track import lay_problem, lay_tile, placements, token_map
+from pbem.engine.board.map import BoardState, load_map, place_token
+from pbem.engine.board.track import lay_problem, lay_tile, placements, token_map
 
 YELLOW = ("yellow",)
 GREEN = ("yellow", "green")

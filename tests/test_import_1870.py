@@ -17,14 +17,14 @@ from click.testing import CliRunner
 
 from pbem import service
 from pbem.cli import main
-from pbem.engine import connection
+from pbem.engine.board.written import check_run
 from pbem.engine.errors import RulesError
 from pbem.engine.facts import GameOver
 from pbem.engine.game import decide
 from pbem.engine.market import operating_order
 from pbem.engine.orrun import revenue_column, revenue_rules, train_specs
-from pbem.engine.routes import check_run
 from pbem.engine.state import GameState
+from pbem.engine.titles.t1870 import connection
 from pbem.importer import export_game, import_log, outcome
 from pbem.importer.positions import CONNECTION, run_positions
 from pbem.importer.replay import Imported

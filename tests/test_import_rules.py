@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from enginehelp import Table, first_operating_round, sell_all_privates
 
-from pbem.engine.board import place_token
+from pbem.engine.board.map import place_token
 from pbem.engine.context import Ctx
 from pbem.engine.market import operating_order
 from pbem.engine.operating import new_turn

@@ -1,12 +1,19 @@
 """Games stored by an older pbem rebuild and audit identically with this one.
 
-tests/data/legacy-engine-1.db was written by pbem with engine version 1, before facts
-were typed and versioned (tools/make_legacy_db.py): games of 1830 and 1870 played to
-their end through the service by random legal players, with a referee's revert in each,
-1870 companies closing, tiles laid and upgraded, stations moved by a lay.  Beside it,
-legacy-engine-1.json holds each game's final state as that pbem rebuilt it.  Rebuilding
-now (the stored facts read through pbem.engine's upcast) reaches the same state, and the
-audit decides every stored command again to the stored facts.
+tests/data/legacy-engine-1.db was written by pbem with engine version 1 (main at 3a3f4fb,
+the last commit before facts were typed and versioned) by tools/make_legacy_db.py: games
+of 1830 and 1870 played to their end through the service by random legal players, with
+a referee's revert in each, 1870 companies closing, tiles laid and upgraded, stations
+moved by a lay.  Beside it, legacy-engine-1.json holds each game's final state as that
+pbem rebuilt it.  Rebuilding now (the stored facts read through pbem.engine's upcast)
+reaches the same state, and the audit decides every stored command again to the stored
+facts.
+
+A later rules fix that changes a decision in these games makes their audit fail at the
+command it changes: that is the audit doing its work.  Such a fix says so in its
+commit, and the database is then written again by the engine just before the fix only
+if that engine still stores version-1 facts; otherwise the game's audit is expected to
+stop there and the test names that event (EXPECTED_AUDIT).
 """
 
 from __future__ import annotations
@@ -25,6 +32,10 @@ DATA = Path(__file__).resolve().parent / "data"
 LEGACY = DATA / "legacy-engine-1.db"
 RECORDED: dict[str, Any] = json.loads(LEGACY.with_suffix(".json").read_text())
 GAMES = sorted(RECORDED["games"], key=int)
+#: game -> the first event a later rules fix decides differently:
+#: 2: 95abe88 (1870 p.9): the MRBC's free home lay is used where the president writes
+#: "with MRBC"; SSW's "lay 5 H17 NE-E" of event 302 was free, it now pays the terrain
+EXPECTED_AUDIT: dict[str, int] = {"2": 302}
 
 
 @pytest.fixture(scope="module")
@@ -67,5 +78,8 @@ def test_a_legacy_game_rebuilds_to_the_state_recorded(store: Store, game: str) -
 @pytest.mark.parametrize("game", GAMES)
 def test_a_legacy_game_passes_audit(store: Store, game: str) -> None:
     result = service.audit(store, int(game))
-    assert result.problem is None, result.problem
+    if game in EXPECTED_AUDIT:
+        assert [p.seq for p in result.problems] == [EXPECTED_AUDIT[game]], result.problems
+    else:
+        assert result.problem is None, result.problem
     assert result.events == RECORDED["games"][game]["events"]

@@ -6,6 +6,7 @@ depend on each other."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from email.mime.application import MIMEApplication
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
@@ -59,6 +60,8 @@ def commands(store: Store, game_id: int) -> list[str]:
 
 
 def test_hostile_mail(world: MailWorld) -> None:
+    # every case's game has the same players' addresses: let each case be answered
+    world.set_limits(rejections_per_address_per_day=10)
     cases: dict[str, tuple[Game, bytes]] = {}
 
     def case(label: str, build: object) -> None:
@@ -78,13 +81,17 @@ def test_hostile_mail(world: MailWorld) -> None:
     case("utf16-base64", lambda g: with_headers(g, "Ann", encoded(
         "buy SV\n", "utf-16", "base64")))
 
-    def big_attachment(g: Game) -> bytes:
-        mixed = MIMEMultipart()
-        mixed.attach(MIMEText("buy SV\n"))
-        mixed.attach(MIMEApplication(b"\x00\xff" * (5 * 1024 * 1024), Name="map.bin"))
-        return raw_mail(g, "Ann", mixed)
+    def attachment(megabytes: float) -> Callable[[Game], bytes]:
+        def build(g: Game) -> bytes:
+            mixed = MIMEMultipart()
+            mixed.attach(MIMEText("buy SV\n"))
+            mixed.attach(MIMEApplication(b"\x00\xff" * int(megabytes * 512 * 1024),
+                                         Name="map.bin"))
+            return raw_mail(g, "Ann", mixed)
+        return build
 
-    case("10mb-attachment", big_attachment)
+    case("3mb-attachment", attachment(3))  # under the limit of 5 MiB (base64: 4 MB)
+    case("10mb-attachment", attachment(10))  # over it: not fetched whole, not read
     case("10000-lines", lambda g: raw_mail(g, "Ann", MIMEText(
         "buy SV\n" + "".join(f"line {i} of a very long mail\n" for i in range(10000)))))
     case("bounce", lambda g: (SAMPLES / "bounce_mailer_daemon.eml").read_bytes().replace(
@@ -121,7 +128,7 @@ def test_hostile_mail(world: MailWorld) -> None:
         return [d for d in world.sink.delivered if d.recipient == game.email(name)
                 and f"#{game.id}]" in d.subject]
 
-    for label in ("html-only", "base64-koi8r", "qp-cp1252", "utf16-base64", "10mb-attachment",
+    for label in ("html-only", "base64-koi8r", "qp-cp1252", "utf16-base64", "3mb-attachment",
                   "no-message-id"):
         assert applied[label][:1] == ["buy SV"], (label, applied[label])
         game = cases[label][0]
@@ -129,7 +136,8 @@ def test_hostile_mail(world: MailWorld) -> None:
     assert applied["base64-koi8r"] == ["buy SV", "say Привет всем"]
     assert applied["qp-cp1252"] == ["buy SV", "say Grüße – 5 €"]
 
-    for label in ("forged-from-no-key", "stranger-right-key", "10000-lines", "bounce",
+    for label in ("forged-from-no-key", "stranger-right-key", "10000-lines", "10mb-attachment",
+                  "bounce",
                   "out-of-office", "out-of-office-subject-only", "robot-loop", "dkim-fail",
                   "own-mail-back"):
         assert applied[label] == [], label
@@ -149,6 +157,9 @@ def test_hostile_mail(world: MailWorld) -> None:
     for label in ("bounce", "out-of-office", "out-of-office-subject-only", "robot-loop",
                   "own-mail-back"):
         assert replies(cases[label][0]) == [], label
+
+    [too_large] = replies(cases["10mb-attachment"][0])
+    assert "not read" in too_large.subject and "too large" in too_large.text()
 
     long_reply = replies(cases["10000-lines"][0])
     assert len(long_reply) == 1 and "Not done" in long_reply[0].subject

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from mailtable import NOW, Mail, Table
+from renderhelp import check_lines
 
 from pbem import service
 from pbem.mail.outbound import compose, views
@@ -19,18 +20,6 @@ from pbem.mail.outbound.notify import Activity, game_over_mail
 from pbem.mail.outbound.welcome import queue_welcome
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def check_widths(text: str) -> None:
-    """At most 78 characters a line, except the map drawing (at most 100), which runs
-    from its heading "MAP (" to the legend."""
-    in_map = False
-    for line in text.splitlines():
-        if line.startswith("MAP ("):
-            in_map = True
-        elif line.startswith("Legend:"):
-            in_map = False
-        assert len(line) <= (100 if in_map else 78), line
 
 
 def picture(mail: Mail) -> EmailMessage:
@@ -91,7 +80,7 @@ def test_your_turn_mail_has_text_html_and_the_map(table: Table) -> None:
     image = picture(turn)
     check_image(image)
     text = text_of(turn)
-    check_widths(text)
+    check_lines(text)
     # the prompt, the holdings, the market and the text map with its listing
     assert re.search(r"^  buy CS +costs \$40$", text, re.M)
     assert "(you have $600)" in text
@@ -114,13 +103,13 @@ def test_every_game_mail_carries_the_map(table: Table) -> None:
     cids = set()
     for mail in mails:  # Ann's result, Ben's turn, Cat's and Dan's updates
         image = picture(mail)
-        check_widths(mail.text)
+        check_lines(mail.text)
         cids.add(str(image["Content-ID"]))
     assert len(mails) == 4 and len(cids) == 4  # one Content-ID per mail
     queue_welcome(table.store, table.config, table.game, table.keys, NOW)
     for mail in table.new_mail():
         picture(mail)
-        check_widths(mail.text)
+        check_lines(mail.text)
 
 
 def test_short_replies_have_no_picture(table: Table) -> None:
@@ -189,7 +178,7 @@ def test_game_over_mail_carries_the_map(table: Table) -> None:
     raw = build(table.config, out, message_id(table.config, table.game, "over"), NOW)
     mail = Mail({"recipient": out.recipient, "raw": raw})
     check_image(picture(mail))
-    check_widths(mail.text)
+    check_lines(mail.text)
     assert "Final scores:" in mail.text and "MAP (1830;" in mail.text
 
 

@@ -16,10 +16,11 @@ from or1870help import (
     start,
 )
 
-from pbem.engine import connection, orrun
+from pbem.engine import orrun
+from pbem.engine.board.search import RevenueRules, best_run
 from pbem.engine.game import legal_moves
-from pbem.engine.routes import RevenueRules, best_run
 from pbem.engine.state import corp_holder, player_holder
+from pbem.engine.titles.t1870 import connection
 
 
 def sp_table(**options: str) -> Table1870:
@@ -244,7 +245,7 @@ def test_p23_written_routes_must_include_the_connection():
 
 def test_p23_station_at_the_destination_becomes_a_100_marker():
     t = fort_worth()
-    from pbem.engine.board import place_token
+    from pbem.engine.board.map import place_token
 
     place_token(t.state.map, t.state.board, "A2", 0, "FW")
     fw_turn_done(t)

@@ -11,7 +11,8 @@ from enginehelp import Table, first_operating_round, give_train, privates_sold_b
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.engine.board import place_token
+from pbem.engine.board.map import place_token
+from pbem.engine.errors import AmbiguousError
 from pbem.engine.facts import TileLaid
 from pbem.engine.game import decide, new_game
 from pbem.engine.ortrack import (
@@ -229,6 +230,9 @@ def prr_upgrading_a_gentle_curve() -> Table:
 
 def test_6_2_same_sides_different_track_is_refused_with_each_placement_named() -> None:
     t = prr_upgrading_a_gentle_curve()
+    with pytest.raises(AmbiguousError):
+        decide(t.state, "A", {"type": "lay", "tile": "25", "hex": "H14", "exits": None,
+                              "with": None})
     assert t.refused("A", "lay", tile="25", hex="H14", exits=["W", "NE", "SE"]) == (
         "Tile 25 can lie on H14 touching W-NE-SE in 2 ways, with different track; say which "
         "by naming each pair of sides its track joins: lay 25 H14 W-NE/W-SE or "

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from positions import connection, late_1830, midgame_1830, midgame_1870, random_board, stock_round
 
-from pbem.engine.board import load_map
+from pbem.engine.board.map import load_map
 from pbem.engine.game import new_game
 from pbem.engine.rulesdata import rules_dir
 from pbem.engine.title import load_title

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from positions import midgame_1830, random_board
 
-from pbem.engine import hexes
-from pbem.engine.board import BoardState, Map, load_map, place_token, tile_at
-from pbem.engine.track import lay_tile
+from pbem.engine.board import hexes
+from pbem.engine.board.map import BoardState, Map, load_map, place_token, tile_at
+from pbem.engine.board.track import lay_tile
 from pbem.render.board_text import EXIT_MARKS, draw, listing
 from pbem.render.corps import letters
 from pbem.render.hexview import board_view

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from positions import late_1830, midgame_1830, random_board
 
-from pbem.engine.board import load_map
+from pbem.engine.board.map import load_map
 from pbem.render import png
 from pbem.render.hexview import board_view
 from pbem.render.svg import svg_document, svg_map

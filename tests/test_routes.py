@@ -7,19 +7,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from pbem.engine.board import BoardState, Map, MapHex, load_map, place_token
-from pbem.engine.errors import RulesError
-from pbem.engine.routes import (
-    RevenueRules,
-    best_run,
-    check_run,
-    has_route,
-    legal_routes,
-    route_text,
-    train_phrase,
-)
-from pbem.engine.tiles import Stop, Tile, parse_track
-from pbem.engine.track import lay_tile
+from pbem.engine.board.map import BoardState, Map, MapHex, load_map, place_token
+from pbem.engine.board.search import RevenueRules, best_run, has_route, legal_routes
+from pbem.engine.board.tiles import Stop, Tile, parse_track
+from pbem.engine.board.track import lay_tile
+from pbem.engine.board.written import check_run, route_text, train_phrase
+from pbem.engine.errors import AmbiguousError, RulesError
 
 
 def hex_(coord, track, stops=(), kind="gray", area=None):
@@ -308,7 +301,7 @@ def test_6_4_2_plain_hex_with_two_fitting_cities_is_ambiguous():
     hexes = [hex_("A1", ["4-c0"], [city(10)]),
              hex_("A3", ["1-c0", "1-c1"], [city(40), city(30)])]
     board_map, board = make(hexes, [("A1", 0, "X")])
-    with pytest.raises(RulesError) as error:
+    with pytest.raises(AmbiguousError) as error:
         check_run(board_map, board, "X", [("2", 2)], [{"train": "2", "stops": ["A1", "A3"]}],
                   "yellow")
     assert error.value.message == ("A3 has more than one city on the 2-train's route A1-A3: "

@@ -10,13 +10,9 @@ import random
 import pytest
 from routehelp import CORP, brute_best, brute_routes, full_board, random_board
 
-from pbem.engine.board import tile_at
-from pbem.engine.routes import (
-    RevenueRules,
-    best_connection_run,
-    best_run,
-    check_run,
-)
+from pbem.engine.board.map import tile_at
+from pbem.engine.board.search import RevenueRules, best_connection_run, best_run
+from pbem.engine.board.written import check_run
 
 
 def revalued(board_map, routes, column, bonuses=None, destination=None):

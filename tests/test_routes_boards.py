@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from routehelp import full_board
 
-from pbem.engine.routes import best_run, check_run, legal_routes
+from pbem.engine.board.search import best_run, legal_routes
+from pbem.engine.board.written import check_run
 
 
 @pytest.mark.parametrize(("title", "seed", "trains"), [

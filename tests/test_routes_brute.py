@@ -8,9 +8,10 @@ import random
 import pytest
 from routehelp import CORP, brute_best, brute_routes, random_board
 
-from pbem.engine.routegraph import RouteGraph
-from pbem.engine.routes import RevenueRules, _Search, best_run, check_run, legal_routes
-from pbem.engine.track import TrackGraph
+from pbem.engine.board.routegraph import RouteGraph
+from pbem.engine.board.search import RevenueRules, RouteSearch, best_run, legal_routes
+from pbem.engine.board.track import TrackGraph
+from pbem.engine.board.written import check_run
 
 
 def check_run_is_legal(board_map, board, run, legal):
@@ -60,7 +61,7 @@ def test_6_5_threshold_search_misses_no_route(seed):
     """Branch and bound keeps every route at or above the threshold."""
     board_map, board = random_board(seed)
     rules = RevenueRules()
-    search = _Search(RouteGraph(board_map, board, CORP, "brown"), rules)
+    search = RouteSearch(RouteGraph(board_map, board, CORP, "brown"), rules)
     for limit in (3, 4, None):
         every = sorted((f[0] for f in search.routes(limit, -1 << 40)), reverse=True)
         for threshold in {every[len(every) // 3], every[len(every) // 2]} if every else ():

@@ -70,7 +70,7 @@ def test_p10_private_auction_sample_five_players() -> None:
 
 def three_bidders_on_mkt(**options: str) -> Table:
     """P2 $165, P3 $170 and P4 $175 bid on MKT; P1 buys the privates before it."""
-    t = table(**options)
+    t = table(None, **options)
     t.act("P1", "buy_private")  # GRSC
     t.act("P2", "bid", private="MKT", amount=165)
     t.act("P3", "bid", private="MKT", amount=170)
@@ -608,7 +608,7 @@ def test_p18_reissue_all_at_new_par_money_frozen_until_next_or() -> None:
     buyer = st.round["current"]
     t.act(buyer, "buy_share", corp="IC", source="ipo")
     assert st.corps["IC"].cash == cash + 140 and st.corps["IC"].frozen == 140
-    from pbem.engine.redemption import usable_cash
+    from pbem.engine.titles.t1870.redemption import usable_cash
 
     assert usable_cash(st, "IC") == cash
 
@@ -616,7 +616,7 @@ def test_p18_reissue_all_at_new_par_money_frozen_until_next_or() -> None:
 def test_p18_reissue_par_option_nearest_up() -> None:
     t = company_with_pool_share()
     t.state.options["reissue_par"] = "nearest-up"
-    from pbem.engine.redemption import new_par
+    from pbem.engine.titles.t1870.redemption import new_par
 
     at(t, "IC", 0, 12)
     assert new_par(t.state, "IC") == 160
@@ -632,7 +632,7 @@ def test_p18_reissue_par_nearest_up_may_be_200_for_a_value_above_266() -> None:
     differential testing)."""
     t = company_with_pool_share()
     t.state.options["reissue_par"] = "nearest-up"
-    from pbem.engine.redemption import new_par
+    from pbem.engine.titles.t1870.redemption import new_par
 
     at(t, "IC", 0, 15)  # $275
     assert new_par(t.state, "IC") == 200

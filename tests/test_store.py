@@ -30,7 +30,8 @@ from pbem.store import (
     new_player_key,
     open_store,
 )
-from pbem.store.keys import KEY_ALPHABET
+from pbem.store.keys import KEY_ALPHABET, is_legacy_hash
+from pbem.store.secret import random_secret
 
 T0 = "2024-05-01T12:00:00Z"
 
@@ -301,13 +302,18 @@ def test_append_builds_a_verifiable_chain(store: Store, game: int) -> None:
 
 def test_hash_is_the_documented_formula(store: Store, game: int) -> None:
     import hashlib
+    import hmac
     import json
 
     event = append(store, game, 1, "buy SV", command={"type": "buy_private", "private": "SV"})
     content = {k: v for k, v in event.items() if k not in ("hash", "prev_hash")}
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    assert event["hash"] == hashlib.sha256((ZERO_HASH + text).encode()).hexdigest()
-    assert event["hash"] == event_hash(ZERO_HASH, event)
+    assert store.secret.path is not None
+    key = bytes.fromhex(store.secret.path.read_text().strip())
+    message = "\x1f".join(["event", ZERO_HASH, text]).encode()
+    assert event["hash"] == hmac.new(key, message, hashlib.sha256).hexdigest()
+    assert event["hash"] == event_hash(ZERO_HASH, event, store.secret)
+    assert event["hash"] != hashlib.sha256((ZERO_HASH + text).encode()).hexdigest()
 
 
 def test_chains_of_games_are_independent(store: Store, game: int) -> None:
@@ -354,16 +360,17 @@ def test_tampering_is_detected(store: Store, game: int, db_path: Path, sql: str)
     assert store.verify_chain(game) == 3  # deleting event 2 breaks event 3's prev_hash
 
 
-def test_rehashing_a_tampered_row_is_caught_by_the_next(
+def test_rehashing_a_tampered_row_without_the_secret_is_caught(
     store: Store, game: int, db_path: Path
 ) -> None:
     for seq in range(1, 5):
         append(store, game, seq)
     row = dict(store.events(game)[1])
     row["text"] = "forged"
-    forged = event_hash(row["prev_hash"], row)
+    forged = event_hash(row["prev_hash"], row, random_secret())  # without the server's secret
     _tamper(db_path, "UPDATE events SET text = 'forged', hash = ? WHERE seq = 2", (forged,))
-    assert store.verify_chain(game) == 3
+    assert store.verify_chain(game) == 2  # the row names itself, and the next breaks too
+    assert store.broken_links(game) == [2, 3]
 
 
 def test_events_are_append_only_in_the_database(store: Store, game: int) -> None:
@@ -570,27 +577,30 @@ def test_player_keys() -> None:
     keys = {new_player_key() for _ in range(50)}
     assert len(keys) == 50
     for key in keys:
-        assert len(key) == 8 and set(key) <= set(KEY_ALPHABET)
+        groups = key.split("-")
+        assert [len(g) for g in groups] == [5, 5, 5] and set("".join(groups)) <= set(KEY_ALPHABET)
     assert not set("01IOL") & set(KEY_ALPHABET)
+    secret, other = random_secret(), random_secret()
     key = new_player_key()
-    stored = hash_key(key)
-    assert stored.startswith("scrypt$") and key not in stored
-    assert hash_key(key) != stored  # per-key random salt
-    assert check_key(key, stored)
-    assert check_key(f"  {key.lower()}\n", stored)
-    assert not check_key("AAAAAAAA", stored)
-    assert not check_key(key, "garbage")
-    assert not check_key(key, "scrypt$x$8$1$00$00")
+    stored = hash_key(key, secret)
+    assert stored.startswith("hmac-sha256$") and key not in stored
+    assert hash_key(key, secret) == stored  # keyed, not salted: one hash checks any player
+    assert hash_key(key, other) != stored
+    assert check_key(key, stored, secret)
+    assert check_key(f"  {key.lower().replace('-', ' ')}\n", stored, secret)
+    assert not check_key(key, stored, other)
+    assert not check_key("AAAAA-AAAAA-AAAAA", stored, secret)
+    assert not check_key(key, "garbage", secret)
 
 
-def test_pbkdf2_hashes_are_accepted() -> None:
+def test_hashes_from_before_the_secret_never_match() -> None:
     import hashlib
 
     salt = bytes(16)
     digest = hashlib.pbkdf2_hmac("sha256", b"ABCD2345", salt, 1000)
-    stored = f"pbkdf2_sha256$1000${salt.hex()}${digest.hex()}"
-    assert check_key("abcd2345", stored)
-    assert not check_key("ABCD2346", stored)
+    for stored in (f"pbkdf2_sha256$1000${salt.hex()}${digest.hex()}", "scrypt$16384$8$1$00$00"):
+        assert not check_key("abcd2345", stored, random_secret())
+        assert is_legacy_hash(stored)
 
 
 # -- inbox and outbox --------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.board import load_map
+from pbem.engine.board.map import load_map
 from pbem.engine.errors import SetupError
 from pbem.engine.game import new_game
 from pbem.engine.title import Title, load_title, load_title_for, parse_market, titles

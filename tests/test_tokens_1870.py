@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from or1870help import Table1870, give_trains, home, lay_track, operating, shortest_path, start
 
-from pbem.engine import orrun, tokens
-from pbem.engine.board import BoardState, place_token, remove_token
+from pbem.engine import orrun
+from pbem.engine.board.map import BoardState, place_token, remove_token
+from pbem.engine.board.track import lay_tile
 from pbem.engine.context import Ctx
 from pbem.engine.game import legal_moves
 from pbem.engine.state import corp_holder
-from pbem.engine.track import lay_tile
+from pbem.engine.titles.t1870 import tokens
 from pbem.engine.trains import enter_phase
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from or1870help import Table1870, home, operating, start
 
-from pbem.engine import track1870
+from pbem.engine.board.track import lay_tile
 from pbem.engine.game import legal_moves
-from pbem.engine.track import lay_tile
+from pbem.engine.maps import rules_map
+from pbem.engine.titles.t1870 import track as track1870
 
 # Dallas J5 (TP's home): SW K4 (town), W J3 Fort Worth, NW I4, NE I6, E J7, SE K6.
 
@@ -146,9 +147,9 @@ def test_p30_gray_171_only_on_kansas_city_and_172_only_on_st_louis():
 
 
 def test_p30_gray_tiles_station_spaces_by_option():
-    rulebook = track1870.rules_map(dallas(phase="5").state).tiles
+    rulebook = rules_map("1870", dallas(phase="5").state.rules).tiles
     assert (rulebook["171"].stops[0].slots, rulebook["172"].stops[0].slots) == (2, 3)
-    site = track1870.rules_map(dallas(phase="5", gray_tiles="site").state).tiles
+    site = rules_map("1870", dallas(phase="5", gray_tiles="site").state.rules).tiles
     assert (site["171"].stops[0].slots, site["172"].stops[0].slots) == (3, 2)
 
 

@@ -9,7 +9,8 @@ it (commands in the notation, one transaction each), with a referee's revert in 
 middle and the play going on after it.  Beside the database, ``<name>.json`` holds each
 game's final state (GameState.to_dict()) and the number of its events.  A database is
 written once, by the pbem it preserves, and never rewritten: the point is that it
-keeps what that pbem stored.
+keeps what that pbem stored (legacy-engine-1.db: main at 3a3f4fb, run from a checkout
+of it with this script copied in).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Symbols are always canonical: corporations by their title symbol ("PRR", "B&O",
 "CA", "BO"), players by their name as registered, hexes as "H12", hex sides as
 "SW", "W", "NW", "NE", "E", "SE".
 
-Private auction (1830 Classic, rule 1.2):
+Private auction:
   {"type": "buy_private"}                                 buy          (cheapest private)
   {"type": "buy_private", "private": "SV"}                buy SV
   {"type": "bid", "private": "CS", "amount": 45}          bid CS 45
@@ -47,7 +47,7 @@ Operating round (issue 3; listed so the language is complete):
                                                           buy private DH from Alice for 140
   {"type": "pass"}                                        done / pass
 
-1870:
+Titles with redemption, price protection, connection runs and tokens on the map:
   {"type": "protect", "corp": None | "MP"} / {"type": "decline"}   (a price-protection offer)
   {"type": "redeem", "corp": "MP"}                        redeem MP (from the open market)
   {"type": "redeem", "corp": "MP", "from": "Bob"}         redeem MP from Bob (Bob answers)

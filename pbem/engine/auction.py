@@ -1,4 +1,6 @@
-"""The initial purchase of private companies, 1830 Classic (1.2 and C-2.2).
+"""The initial purchase of private companies: buy the cheapest, bid on the others, an
+auction between the bidders; what happens when everybody passes and who bids first
+between the bidders are the title's data (auction.all_pass, auction.start).
 
 Round keys: ``current`` (whose buy-bid turn), ``passes`` (consecutive passes),
 ``bids`` ({private: {player: amount}} in the order made), ``auction`` (None or
@@ -9,13 +11,15 @@ BO owner must set the B&O par value now).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .facts import Bid, BidsCleared, Priority, PrivateOwner, PrivatePrice
+from .registry import book, cite
 from .state import BANK, GameState, player_holder
-from .titles import hooks_for
+from .steps import Moves, PlayersRound, Step
 
 MIN_RAISE = 5
 
@@ -58,37 +62,129 @@ def minimum_bid(state: GameState, sym: str) -> int:
     return (best if best is not None else state.rules.private(sym).value) + MIN_RAISE
 
 
-# -- decisions ------------------------------------------------------------------------
+# -- the round as steps ------------------------------------------------------------------
 
 
-def decide(ctx: Ctx, action: dict[str, Any]) -> None:
-    state, actor, kind = ctx.state, ctx.actor, action["type"]
-    rnd = state.round
-    if rnd["pending_par"]:
-        owner, corp = rnd["pending_par"]["player"], rnd["pending_par"]["corp"]
+@dataclass(frozen=True)
+class AuctionRound(PlayersRound):
+    """A blocking step first (a par value to set, an auction between bidders); else the
+    player whose turn it is buys, bids or passes."""
+
+    def not_your_turn(self, state: GameState, actor: str) -> str:
+        return f"It is {state.round['current']}'s turn in the private auction, not {actor}'s."
+
+    def refusal(self, state: GameState) -> RulesError:
+        return RulesError("In the private auction you may buy the cheapest private company, "
+                          "bid on another one, or pass.", cite(state, "auction"))
+
+
+class ParFreePresident(Step):
+    """The buyer of a private company that brings a president's certificate sets its
+    par value before anything else (the title's hook: par_free_president)."""
+
+    actions = frozenset({"par"})
+    turn = False
+
+    def blocks(self, state: GameState) -> bool:
+        return bool(state.round.get("pending_par"))
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        state, actor, kind = ctx.state, ctx.actor, action["type"]
+        owner, corp = state.round["pending_par"]["player"], state.round["pending_par"]["corp"]
         require(actor == owner, f"{owner} must first set the par value of {corp}.")
         require(kind == "par", f"You received the {corp} president's certificate: set its par "
-                f"value first, e.g. par {corp} 100.", "1830 5.2")
-        hooks_for(state).par_free_president(ctx, action)
+                f"value first, e.g. par {corp} 100.", cite(state, "buy"))
+        book(state).par_free_president(ctx, action)
         ctx.round_set(pending_par=None)
         continue_after_sale(ctx)
-        return
-    if rnd["auction"]:
+
+    def moves(self, state: GameState) -> Moves:
+        owner, corp = state.round["pending_par"]["player"], state.round["pending_par"]["corp"]
+        return {owner: [{"action": {"type": "par", "corp": corp, "price": p}}
+                        for p in state.rules.market.par_prices]}
+
+
+class AuctionBetweenBidders(Step):
+    """Several bids on the private company next in line: the bidders bid on it."""
+
+    actions = frozenset({"bid", "pass"})
+    turn = False
+
+    def blocks(self, state: GameState) -> bool:
+        return bool(state.round.get("auction"))
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
         decide_in_auction(ctx, action)
-        return
-    require(actor == rnd["current"], f"It is {rnd['current']}'s turn in the private auction, "
-            f"not {actor}'s.")
-    if kind == "buy_private":
+
+    def moves(self, state: GameState) -> Moves:
+        auction = state.round["auction"]
+        name, sym = auction["current"], auction["private"]
+        low, high = auction["high"] + MIN_RAISE, available(state, name, except_private=sym)
+        moves: list[dict[str, Any]] = [{"action": {"type": "pass"}}]
+        if high >= low:
+            moves.insert(0, {"action": {"type": "bid", "private": None, "amount": low},
+                             "min": low, "max": high})
+        return {name: moves}
+
+
+class BuyCheapest(Step):
+    """The cheapest private company may be bought at its price (1.2)."""
+
+    actions = frozenset({"buy_private"})
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
         buy_cheapest(ctx, action.get("private"))
-    elif kind == "bid":
+
+    def moves(self, state: GameState) -> Moves:
+        name = state.round["current"]
+        cheapest = unsold(state)[0]
+        if available(state, name) >= state.privates[cheapest].price:
+            return {name: [{"action": {"type": "buy_private", "private": cheapest},
+                            "price": state.privates[cheapest].price}]}
+        return {}
+
+
+class BidOnPrivate(Step):
+    """A bid on a private company other than the cheapest (1.2.1)."""
+
+    actions = frozenset({"bid"})
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
         place_bid(ctx, action.get("private"), action["amount"])
-    elif kind == "pass":
-        require(not rnd["must_buy"], f"The {unsold(state)[0]} costs $0 now: you must take it "
-                "(buy).", "1830 1.2.3")
+
+    def moves(self, state: GameState) -> Moves:
+        name = state.round["current"]
+        if state.round["must_buy"]:
+            return {}
+        moves = []
+        for sym in unsold(state)[1:]:
+            low, high = minimum_bid(state, sym), available(state, name, except_private=sym)
+            if high >= low:
+                moves.append({"action": {"type": "bid", "private": sym, "amount": low},
+                              "min": low, "max": high})
+        return {name: moves}
+
+
+class PassInAuction(Step):
+    """A pass; when everybody has passed, the title's data say what happens (1.2.3)."""
+
+    actions = frozenset({"pass"})
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        state = ctx.state
+        require(not state.round["must_buy"], f"The {unsold(state)[0]} costs $0 now: you must "
+                "take it (buy).", cite(state, "auction_all_pass"))
         pass_turn(ctx)
-    else:
-        raise RulesError("In the private auction you may buy the cheapest private company, "
-                         "bid on another one, or pass.", "1830 1.2")
+
+    def moves(self, state: GameState) -> Moves:
+        if state.round["must_buy"]:
+            return {}
+        return {state.round["current"]: [{"action": {"type": "pass"}}]}
+
+
+#: the private auction's steps (the titles' data vary what happens in them)
+STEPS: tuple[Step, ...] = (ParFreePresident(), AuctionBetweenBidders(), BuyCheapest(),
+                           BidOnPrivate(), PassInAuction())
 
 
 def buy_cheapest(ctx: Ctx, sym: str | None) -> None:
@@ -99,10 +195,10 @@ def buy_cheapest(ctx: Ctx, sym: str | None) -> None:
         require(sym in unsold(state), f"{sym} is not for sale any more.")
         raise RulesError(f"Only the cheapest private company can be bought outright: "
                          f"buy {cheapest} for {money(price)}; bid on {sym} instead "
-                         f"(at least {money(minimum_bid(state, sym))}).", "1830 1.2")
+                         f"(at least {money(minimum_bid(state, sym))}).", cite(state, "auction"))
     require(available(state, actor) >= price,
             f"{cheapest} costs {money(price)} and you have {money(available(state, actor))} "
-            "not set aside for bids.", "1830 1.2")
+            "not set aside for bids.", cite(state, "auction"))
     ctx.log(f"{actor} buys {cheapest} for {money(price)}.")
     sell_private(ctx, cheapest, actor, price)
     left = state.left_of(actor)
@@ -116,7 +212,7 @@ def sell_private(ctx: Ctx, sym: str, buyer: str, price: int) -> None:
     ctx.pay(player_holder(buyer), BANK, price)
     ctx.emit(PrivateOwner(sym, player_holder(buyer)))
     ctx.emit(BidsCleared(sym))
-    hooks_for(ctx.state).on_private_bought(ctx, sym, buyer)
+    book(ctx.state).on_private_bought(ctx, sym, buyer)
 
 
 def place_bid(ctx: Ctx, sym: str | None, amount: int) -> None:
@@ -127,12 +223,13 @@ def place_bid(ctx: Ctx, sym: str | None, amount: int) -> None:
     assert sym is not None
     require(sym in left, f"{sym} is not for sale any more.")
     require(sym != left[0], f"{sym} is the cheapest private company: buy it for "
-            f"{money(state.privates[sym].price)} rather than bid.", "1830 1.2")
+            f"{money(state.privates[sym].price)} rather than bid.", cite(state, "auction"))
     low = minimum_bid(state, sym)
-    require(amount >= low, f"The minimum bid for {sym} is {money(low)}.", "1830 1.2.1")
+    require(amount >= low, f"The minimum bid for {sym} is {money(low)}.",
+            cite(state, "auction_bid"))
     free = available(state, actor, except_private=sym)
     require(amount <= free, f"You cannot bid {money(amount)}: you have {money(free)} not set "
-            "aside for other bids.", "1830 1.2.1")
+            "aside for other bids.", cite(state, "auction_bid"))
     ctx.emit(Bid(sym, actor, amount))
     ctx.log(f"{actor} bids {money(amount)} for {sym}.")
     ctx.round_set(passes=0, current=state.left_of(actor))
@@ -146,7 +243,7 @@ def pass_turn(ctx: Ctx) -> None:
         ctx.round_set(passes=passes, current=state.left_of(actor))
         return
     if all_pass_rule(state) == "revenue-then-drop":
-        everybody_passed_1870(ctx)
+        everybody_passed_revenue_then_drop(ctx)
         return
     cheapest = unsold(state)[0]
     first = state.rules.privates_by_value()[0].sym
@@ -162,7 +259,7 @@ def pass_turn(ctx: Ctx) -> None:
 
 
 def resumes_with(state: GameState, last: str) -> str:
-    """Who bids after everybody passed: the priority holder (1830 1.2.3, 1870 p.10), or,
+    """Who bids after everybody passed: the priority holder (the rulebooks), or,
     with option auction_resume=next (18xx.games), the player left of the last to pass."""
     if state.options.get("auction_resume", "priority") == "next":
         return state.left_of(last)
@@ -170,13 +267,14 @@ def resumes_with(state: GameState, last: str) -> str:
 
 
 def all_pass_rule(state: GameState) -> str:
-    """What happens when everybody passes: 1830 lowers the cheapest private's price
-    first (1.2.3); 1870 holds an operating round that pays the privates' revenue and
+    """What happens when everybody passes (data auction.all_pass): "drop-first" lowers
+    the cheapest private's price first; "revenue-then-drop" holds an operating round that
+    pays the privates' revenue and
     then lowers the first private's price (Purchasing Private Companies, p.10)."""
     return str(state.rules.extra.get("auction", {}).get("all_pass", "drop-first"))
 
 
-def everybody_passed_1870(ctx: Ctx) -> None:
+def everybody_passed_revenue_then_drop(ctx: Ctx) -> None:
     """An operating round of private revenue only, then the price of the first private
     drops $5 if it is unsold; at $0 the priority holder receives it (p.10)."""
     state = ctx.state
@@ -225,9 +323,7 @@ def continue_after_sale(ctx: Ctx) -> None:
     while True:
         left = unsold(state)
         if not left:
-            from .rounds import start_first_stock_round
-
-            start_first_stock_round(ctx)
+            book(state).auction_ends(ctx)
             return
         bids = state.round["bids"].get(left[0], {})
         if not bids:
@@ -259,8 +355,8 @@ def start_bidder_auction(ctx: Ctx, sym: str, bids: dict[str, int]) -> None:
 
 
 def auction_start_rule(state: GameState) -> str:
-    """Who bids first between the bidders: the lowest bidder (1830 1.2.2) or the bidder
-    to the left of the highest bidder (1870, p.10; with option auction_order=lowest-bid
+    """Who bids first between the bidders (data auction.start): the lowest bidder, or
+    the bidder to the left of the highest bidder (with option auction_order=lowest-bid
     the lowest bidder, as on 18xx.games)."""
     return str(state.rules.extra.get("auction", {}).get("start", "lowest-bid"))
 
@@ -301,10 +397,10 @@ def decide_in_auction(ctx: Ctx, action: dict[str, Any]) -> None:
         require(named in (None, sym), f"The auction is for {sym}; bid on {named} later.")
         low = auction["high"] + MIN_RAISE
         require(action["amount"] >= low, f"The minimum bid for {sym} is {money(low)}.",
-                "1830 1.2.2")
+                cite(state, "auction_bidders"))
         free = available(state, actor, except_private=sym)
         require(action["amount"] <= free, f"You cannot bid {money(action['amount'])}: you "
-                f"have {money(free)} not set aside for other bids.", "1830 1.2.1")
+                f"have {money(free)} not set aside for other bids.", cite(state, "auction_bid"))
         ctx.emit(Bid(sym, actor, action["amount"]))
         ctx.log(f"{actor} bids {money(action['amount'])} for {sym}.")
         auction.update(leader=actor, high=action["amount"], passes=0)
@@ -329,7 +425,8 @@ def decide_in_auction(ctx: Ctx, action: dict[str, Any]) -> None:
         ctx.round_set(auction=auction)
     else:
         raise RulesError(f"In the auction for {sym} you may bid (at least "
-                         f"{money(auction['high'] + MIN_RAISE)}) or pass.", "1830 1.2.2")
+                         f"{money(auction['high'] + MIN_RAISE)}) or pass.",
+                         cite(state, "auction_bidders"))
 
 
 def win_auction(ctx: Ctx, auction: dict[str, Any]) -> None:
@@ -340,39 +437,3 @@ def win_auction(ctx: Ctx, auction: dict[str, Any]) -> None:
     sell_private(ctx, sym, leader, high)
     if not ctx.state.round["pending_par"]:
         continue_after_sale(ctx)
-
-
-# -- what may be done -------------------------------------------------------------------
-
-
-def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
-    """Who may act and the moves each may make (see pbem.engine.game.legal_moves)."""
-    rnd = state.round
-    if rnd["pending_par"]:
-        owner, corp = rnd["pending_par"]["player"], rnd["pending_par"]["corp"]
-        return {owner: [{"action": {"type": "par", "corp": corp, "price": p}}
-                        for p in state.rules.market.par_prices]}
-    if rnd["auction"]:
-        auction = rnd["auction"]
-        name, sym = auction["current"], auction["private"]
-        low, high = auction["high"] + MIN_RAISE, available(state, name, except_private=sym)
-        moves: list[dict[str, Any]] = [{"action": {"type": "pass"}}]
-        if high >= low:
-            moves.insert(0, {"action": {"type": "bid", "private": None, "amount": low},
-                             "min": low, "max": high})
-        return {name: moves}
-    name = rnd["current"]
-    left = unsold(state)
-    cheapest = left[0]
-    moves = []
-    if available(state, name) >= state.privates[cheapest].price:
-        moves.append({"action": {"type": "buy_private", "private": cheapest},
-                      "price": state.privates[cheapest].price})
-    if not rnd["must_buy"]:
-        for sym in left[1:]:
-            low, high = minimum_bid(state, sym), available(state, name, except_private=sym)
-            if high >= low:
-                moves.append({"action": {"type": "bid", "private": sym, "amount": low},
-                              "min": low, "max": high})
-        moves.append({"action": {"type": "pass"}})
-    return {name: moves}

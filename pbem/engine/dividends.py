@@ -1,20 +1,15 @@
-"""Collecting revenue: pay out to shareholders, withhold in the treasury (1830 6.5), and
-1870's half dividend and connection-run dividends (Declare Dividends, p.21; Connection
-Run, p.23).
+"""Collecting revenue: pay out to shareholders, withhold in the treasury.
 
-Who is paid for a share that no player holds: 1830 pays the corporation for bank pool
-shares and nobody for initial-offering shares; 1870 pays the company for shares in the
-initial offering and in its own treasury (redeemed shares, holder ``c:<CORP>``), and
-the bank for open-market shares (p.21)."""
+Who is paid for a share no player holds is the title's rule (Rulebook.dividend_payee):
+by default the corporation for bank pool shares and nobody for initial-offering shares.
+A title's other dividends (a half dividend) are its own (Rulebook.pay_dividend)."""
 
 from __future__ import annotations
 
 from . import market
 from .context import Ctx, money
+from .registry import book
 from .state import BANK, IPO, POOL, GameState, corp_holder, holder_name
-from .trains import rules_1870
-
-DIVIDEND_RULE_1870 = "1870 Declare Dividends, p.21"
 
 
 def share_units(state: GameState, corp: str) -> dict[str, int]:
@@ -28,13 +23,7 @@ def share_units(state: GameState, corp: str) -> dict[str, int]:
 
 def payee(state: GameState, corp: str, holder: str) -> str | None:
     """Who receives the dividend on a share held by ``holder`` (None: nobody)."""
-    if rules_1870(state):
-        if holder in (IPO, corp_holder(corp)):
-            return corp_holder(corp)
-        return None if holder == POOL else holder
-    if holder == IPO:
-        return None
-    return corp_holder(corp) if holder == POOL else holder
+    return book(state).dividend_payee(state, corp, holder)
 
 
 def _who(corp: str, holder: str) -> str:
@@ -61,7 +50,7 @@ def distribute(ctx: Ctx, corp: str, per_share: int) -> None:
 
 def pay_out(ctx: Ctx, corp: str, revenue: int, moves: bool = True) -> None:
     """10% of the revenue per 10% share to its holder; the share value moves right
-    (1830 4.5; 1870 p.21).  ``moves`` False: no move (not used: a connection run paid
+    .  ``moves`` False: no move (not used: a connection run paid
     out moves right too, p.23)."""
     per_share = revenue // 10
     ctx.log(f"{corp} pays out {money(revenue)}: {money(per_share)} per share.")
@@ -70,29 +59,8 @@ def pay_out(ctx: Ctx, corp: str, revenue: int, moves: bool = True) -> None:
         market.move(ctx, corp, "right")
 
 
-def half_kept(state: GameState, revenue: int) -> int:
-    """What the company keeps of a half dividend: half, rounded up to $10 (p.21; option
-    half_dividend=round-down: rounded down, 18xx.games; docs/1870.md D3)."""
-    if state.options.get("half_dividend", "round-up") == "round-down":
-        return revenue // 20 * 10
-    return -(-revenue // 20) * 10
-
-
-def pay_half(ctx: Ctx, corp: str, revenue: int) -> None:
-    """1870: the company keeps half (rounded up to $10), the shareholders get 10% of the
-    rest per share; the share value does not move (Declare Dividends, p.21)."""
-    kept = half_kept(ctx.state, revenue)
-    rest = revenue - kept
-    per_share = rest // 10
-    ctx.pay(BANK, corp_holder(corp), kept)
-    ctx.log(f"{corp} pays a half dividend of {money(revenue)}: it keeps {money(kept)} and pays "
-            f"{money(per_share)} per share.")
-    distribute(ctx, corp, per_share)
-    ctx.log(f"{corp} share value stays at ${ctx.state.price(corp)} (half dividend).")
-
-
 def withhold(ctx: Ctx, corp: str, revenue: int, moves: bool = True) -> None:
-    """All revenue to the treasury; the share value moves left (1830 4.5; 1870 p.21: a $0
+    """All revenue to the treasury; the share value moves left (a $0
     dividend is a withholding).  ``moves`` False: a withheld connection run, whose share
     value does not move (p.23)."""
     if revenue:

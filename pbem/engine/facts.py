@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from .board import tile_at
+from .board.map import tile_at
+from .board.track import tokens_after_lay
 from .state import BANK, CLOSED, GameState, holder_name
-from .track import tokens_after_lay
 
 #: a fact as stored: JSON, written by this or an older pbem
 Record = dict[str, Any]
@@ -200,8 +200,8 @@ class MarketMove(Fact):
 
 @dataclass(frozen=True)
 class MarketRestore(Fact):
-    """A token goes back to a cell and its old place in the stack there (1870 price
-    protection; 1830 a forced purchase called off)."""
+    """A token goes back to a cell and its old place in the stack there (a protected
+    sale, a forced purchase called off)."""
 
     KIND = "market_restore"
     corp: str

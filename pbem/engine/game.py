@@ -7,11 +7,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import auction, operating, stock
+from . import auction
 from .context import Ctx, require
 from .ending import end_game, note_bank_break
 from .errors import RulesError, SetupError
 from .facts import Fact, PrivateClosed, Record
+from .registry import book, cite
 from .shares import check_float, check_presidency, may_exceed_share_limit, ordinary_indexes
 from .state import IPO, POOL, GameState, initial_state, player_holder
 from .title import Title, load_title, load_title_for
@@ -20,9 +21,6 @@ from .upcast import read_fact
 #: the engine version a new game records; 2: facts are typed and versioned, and carry
 #: what their decision worked out (pbem.engine.facts, pbem.engine.upcast)
 ENGINE_VERSION = "2"
-
-ROUNDS = {"auction": auction, "stock": stock, "operating": operating}
-
 
 @dataclass
 class Decision:
@@ -117,7 +115,7 @@ def decide(state: GameState, actor: str, action: dict[str, Any]) -> Decision:
     if action["type"] == "exchange":
         exchange(ctx, action["private"])
     else:
-        ROUNDS[state.round["kind"]].decide(ctx, action)
+        book(state).round(state).decide(ctx, action)
     note_bank_break(ctx)
     return Decision(ctx.facts, ctx.lines)
 
@@ -154,7 +152,8 @@ def recorded_with(engine_version: str, rules_version: str, rules: Title) -> list
 
 
 def exchange(ctx: Ctx, sym: str) -> None:
-    """MH for a 10% NYC share, in one's stock-round turn or between turns (appendix)."""
+    """A private company exchanged for a 10% share its data names (exchange_for), in
+    one's stock-round turn or between turns."""
     state, actor = ctx.state, ctx.actor
     private = state.privates.get(sym)
     corp = state.rules.private(sym).extra.get("exchange_for") if private else None
@@ -163,15 +162,15 @@ def exchange(ctx: Ctx, sym: str) -> None:
     require(private.owner == player_holder(actor) and not private.closed,
             f"You do not own {sym}.")
     require(state.round["kind"] != "auction", f"{sym} can be exchanged once the private "
-            "auction is over.", "1830 appendix")
+            "auction is over.", cite(state, "private_abilities"))
     holder = player_holder(actor)
     pct = state.percent(corp, holder) + state.rules.ordinary_percent
     require(pct <= state.rules.player_share_limit or may_exceed_share_limit(state, corp),
-            f"You already hold {pct - 10}% of {corp}.", "1830 appendix")
+            f"You already hold {pct - 10}% of {corp}.", cite(state, "private_abilities"))
     source = IPO if ordinary_indexes(state, corp, IPO) else POOL
     indexes = ordinary_indexes(state, corp, source)
     require(bool(indexes), f"There is no {corp} share in the initial offering or the bank pool.",
-            "1830 appendix")
+            cite(state, "private_abilities"))
     ctx.move_cert(corp, indexes[0], holder)
     ctx.emit(PrivateClosed(sym))
     ctx.log(f"{actor} exchanges {sym} for a 10% share of {corp}; {sym} closes.")
@@ -205,7 +204,7 @@ def legal_moves(state: GameState) -> dict[str, list[dict[str, Any]]]:
     """
     if state.finished:
         return {}
-    moves = ROUNDS[state.round["kind"]].legal(state)
+    moves = book(state).round(state).legal(state)
     for name, extra in exchange_moves(state).items():
         moves.setdefault(name, []).extend(extra)
     return moves
@@ -215,7 +214,7 @@ def to_act(state: GameState) -> list[str]:
     """The players the game is waiting for (not counting optional out-of-turn moves)."""
     if state.finished:
         return []
-    return list(ROUNDS[state.round["kind"]].legal(state))
+    return list(book(state).round(state).legal(state))
 
 
 def rebuild(state: GameState, fact_lists: Iterable[Iterable[Fact | Mapping[str, Any]]]

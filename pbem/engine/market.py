@@ -1,16 +1,17 @@
-"""Share value token movement (1830 4.5; 1870 Movement of Share Prices, p.8) and the
-operating order (1830 6.0).
+"""Share value token movement and the operating order (highest value first).
 
-1870 adds three things, all read from the market data: the ledge (a sale must push a
-token two rows below the ledge or it stops on it; left moves never cross it, docs/1870.md
-D6), the top row (a sold-out company there moves one row down and one column right),
-and the closing section (a token entering it closes the company).
+A market's data may add three things: a ledge (a sale must push a token two rows below
+the ledge or it stops on it; left moves never cross it: reading D6 of the title notes
+in docs/), moves off the top row (a sold-out company there moves one row down and one
+column right, where the market has a ledge), and a closing section (a token entering
+it closes the company: the title's Rulebook.close_company).
 """
 
 from __future__ import annotations
 
 from .context import Ctx
 from .facts import MarketMove
+from .registry import book
 from .state import GameState
 from .title import Market
 
@@ -24,7 +25,8 @@ def cell_down(market: Market, row: int, col: int) -> tuple[int, int]:
 
 
 def cell_up(market: Market, row: int, col: int) -> tuple[int, int]:
-    """One box up.  At the top: 1830 no move; 1870 one down and one right (p.8)."""
+    """One box up.  At the top: no move, or, in a market with a ledge, one down and one
+    right."""
     if row > 0 and market.cell(row - 1, col):
         return (row - 1, col)
     if row == 0 and has_ledge(market) and market.cell(row + 1, col + 1):
@@ -43,8 +45,8 @@ def cell_right(market: Market, row: int, col: int) -> tuple[int, int]:
 
 def cell_left(market: Market, row: int, col: int) -> tuple[int, int]:
     """Left one box; at the left end of a row down one box; else no move.  A token in
-    the 1870 lower area does not move left over the ledge: it moves one row down (the
-    same price), or stays where there is no box below (docs/1870.md D6)."""
+    the lower area (below a ledge) does not move left over the ledge: it moves one row down (the
+    same price), or stays where there is no box below (reading D6)."""
     here = market.cell(row, col)
     target = market.cell(row, col - 1) if col > 0 else None
     if target is not None and here is not None and here.area == "lower" and target.area != "lower":
@@ -101,7 +103,7 @@ def right_above_ledge(market: Market, row: int, col: int) -> tuple[int, int]:
 
 def move(ctx: Ctx, corp: str, direction: str, steps: int = 1, close: bool = True) -> None:
     """Move ``corp``'s token ``steps`` boxes ``direction`` (down, up, right, left); a
-    token that enters the closing section closes the company (1870, p.7), unless
+    token that enters a closing section closes the company (Rulebook.close_company), unless
     ``close`` is False (a sale the president may still protect: protection.settle)."""
     state = ctx.state
     market = state.rules.market
@@ -117,9 +119,7 @@ def move(ctx: Ctx, corp: str, direction: str, steps: int = 1, close: bool = True
     ctx.emit(MarketMove.to(state, corp, row, col))
     ctx.log(f"{corp} share value moves {direction} from ${before} to ${state.price(corp)}.")
     if close and state.rules.zone_allows(state.zone(corp), "closes"):
-        from .closing import close_company
-
-        close_company(ctx, corp)
+        book(state).close_company(ctx, corp)
 
 
 def market_order_key(state: GameState, corp: str) -> tuple[int, int, int, int]:
@@ -133,3 +133,9 @@ def market_order_key(state: GameState, corp: str) -> tuple[int, int, int, int]:
 
 def operating_order(state: GameState, corps: list[str]) -> list[str]:
     return sorted(corps, key=lambda sym: market_order_key(state, sym))
+
+
+def floated_in_order(state: GameState) -> list[str]:
+    """The companies that operate, in operating order."""
+    return operating_order(state, [s for s, c in state.corps.items()
+                                   if c.floated and c.funded and not c.closed])

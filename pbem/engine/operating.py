@@ -1,5 +1,12 @@
-"""Operating rounds (1830 6.0, 6.1): private revenue, then each floated corporation in
-market order, re-evaluated as prices change.
+"""Operating rounds: private revenue, then each floated corporation in market order,
+re-evaluated as prices change; each corporation's turn in a fixed order of steps.
+
+The round is a Round of steps (pbem/engine/steps.py) that each title declares in its
+own order (pbem/engine/titles/*).  The steps here are the common ones: answering a
+proposal, discarding a train, the home station, laying track, placing a station,
+running, the dividend, buying trains (with forced sales and bankruptcy), buying a
+private company, ending the turn.  A title replaces a step with its own (a subclass)
+or adds one.
 
 Round keys: ``sr`` (the stock round before this set), ``index``/``of`` (round i of n),
 ``operated`` (corporations done this round), ``current`` (the corporation operating),
@@ -11,16 +18,19 @@ Round keys: ``sr`` (the stock round before this set), ``index``/``of`` (round i 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from . import connection, ending, orrun, ortrack, ortrains, protection
+from . import orrun, ortrack, ortrains
 from .auction import pay_private_revenue
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .facts import PrivateOwner, Station
-from .rounds import after_operating_round, floated_in_order
+from .market import floated_in_order
+from .registry import book, cite
 from .state import GameState, corp_holder, player_holder
-from .trains import rules_1870
+from .steps import Moves, Round, Step
+from .trains import bank_offers, train_limit
 
 STEPS = ("home", "track", "token", "run", "dividend", "trains")
 
@@ -35,10 +45,13 @@ def begin_operating_round(ctx: Ctx, sr_number: int, index: int, count: int) -> N
                    "operated": [], "current": None, "turn": new_turn(), "discards": [],
                    "proposal": None})
     ctx.log(f"Operating round {sr_number}.{index} begins.")
-    if ending.ends_before_operating(ctx):  # 1870 $400 finish reached in the stock round
-        return
+    book(ctx.state).operating_round_begins(ctx)
+
+
+def start_turns(ctx: Ctx) -> None:
+    """The round's first company (the title may put something before it)."""
     pay_private_revenue(ctx)
-    connection.at_round_start(ctx)  # 1870 connection runs, then the first company
+    book(ctx.state).between_turns(ctx, None)
 
 
 def next_corporation(ctx: Ctx) -> None:
@@ -47,7 +60,7 @@ def next_corporation(ctx: Ctx) -> None:
     waiting = [c for c in floated_in_order(state) if c not in state.round["operated"]]
     if not waiting:
         ctx.log(f"Operating round {state.round['sr']}.{state.round['index']} ends.")
-        after_operating_round(ctx)
+        book(state).operating_round_ends(ctx)
         return
     corp = waiting[0]
     ctx.round_set(current=corp, turn=new_turn())
@@ -62,12 +75,12 @@ def step_index(state: GameState) -> int:
 
 
 def advance_to(ctx: Ctx, step: str, corp: str) -> None:
-    """Move the turn on to ``step``; the order of 6.1 may not be reversed."""
+    """Move the turn on to ``step``; the order of the turn may not be reversed."""
     state = ctx.state
     now = step_index(state)
     if STEPS.index(step) < now:
         raise RulesError(f"{corp} has gone past that step this turn: the order is track, "
-                         "station, run, dividend, trains.", "1830 6.1")
+                         "station, run, dividend, trains.", cite(state, "turn"))
     if STEPS.index(step) > now:
         ctx.round_set(turn={**state.round["turn"], "step": step})
 
@@ -83,11 +96,11 @@ def settle_run(ctx: Ctx, corp: str) -> None:
         top = orrun.best(state, corp) if state.corps[corp].trains else None
         if top is not None and top.total > 0:
             raise RulesError(f"{corp} must first run its trains and pay out or withhold "
-                             f"(best run: {money(top.total)}).", "1830 6.1")
+                             f"(best run: {money(top.total)}).", cite(state, "turn"))
         orrun.run_trains(ctx, corp, None)
         return
     raise RulesError(f"{corp} ran for {money(turn['run']['revenue'])}: pay out or withhold "
-                     "first.", "1830 6.5")
+                     "first.", cite(state, "dividend"))
 
 
 def end_turn(ctx: Ctx, corp: str) -> None:
@@ -98,81 +111,33 @@ def end_turn(ctx: Ctx, corp: str) -> None:
     if ortrains.must_buy_train(state, corp):
         cheapest = ortrains.cheapest_available(state)
         raise RulesError(f"{corp} has a route and no train: it must buy one now (the cheapest "
-                         f"costs {money(cheapest or 0)}).", "1830 6.6.2")
+                         f"costs {money(cheapest or 0)}).", cite(state, "forced_train"))
     ctx.log(f"{corp} ends its turn.")
     ctx.corp_set(corp, operated=True)
     ctx.round_set(operated=state.round["operated"] + [corp], current=None)
-    connection.after_turn(ctx, corp)  # 1870 connection runs, then the next company
-
-
-# -- deciding -------------------------------------------------------------------------------
-
-
-def decide(ctx: Ctx, action: dict[str, Any]) -> None:
-    state = ctx.state
-    rnd = state.round
-    kind = action["type"]
-    if rnd.get("connection"):  # 1870: a connection run between turns
-        connection.decide(ctx, action)
-        return
-    if rnd.get("protection"):  # 1870: price protection of a forced sale
-        protection.answer(ctx, action)
-        if not protection.next_offer(ctx):
-            ctx.round_set(protection_last=None)
-        return
-    if rnd["proposal"]:
-        answer_proposal(ctx, kind)
-        return
-    if rnd["discards"]:
-        require(kind == "discard", f"{state.president(rnd['discards'][0])} must first choose "
-                f"a train for {rnd['discards'][0]} to discard (discard N).", "1830 6.6.1")
-        ortrains.discard(ctx, action["train"])
-        return
-    corp = rnd["current"]
-    president = state.president(corp)
-    require(ctx.actor == president, f"{corp} is operating; its president {president} acts now, "
-            f"not {ctx.actor}.")
-    if rnd["turn"].get("retoken") and not (kind == "buy_private" and action.get("from")):
-        ortrack.move_station(ctx, corp, action)  # (a private may be bought meanwhile,
-        return  # as on 18xx.games, whose reading station_retile=choose is)
-    HANDLERS.get(kind, refuse)(ctx, corp, action)
-    if state.corps[corp].closed and state.round.get("current") == corp:
-        end_closed_turn(ctx, corp)
+    book(state).between_turns(ctx, corp)
 
 
 def end_closed_turn(ctx: Ctx, corp: str) -> None:
-    """A company that closed during its own turn (1870: its token entered the closing
-    section) operates no further."""
+    """A company that closed during its own turn (its token entered a closing section)
+    operates no further."""
     state = ctx.state
     ctx.round_set(operated=state.round["operated"] + [corp], current=None,
                   discards=[c for c in state.round["discards"] if c != corp])
-    connection.after_turn(ctx, corp)
+    book(state).between_turns(ctx, corp)
 
 
-def refuse(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    raise RulesError(f"In an operating turn {corp} may lay a tile, place a station, run, pay "
-                     "out or withhold, buy trains or a private company, and end with done.",
-                     "1830 6.1")
+def operating_corp(state: GameState) -> str:
+    corp = state.round["current"]
+    assert corp is not None
+    return str(corp)
 
 
-def do_home(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    state = ctx.state
-    home = state.rules.corp(corp).home
-    require(action["hex"].upper() == home, f"{corp} must first place its home station on "
-            f"{home}: token {home} 1 or token {home} 2.", "1830 6.3.1")
-    stop = ortrack.city_for(state, home, action.get("city"))
-    problem = ortrack.token_problem(state, corp, home, stop)
-    require(problem is None, problem or "", "1830 6.3.1")
-    ctx.emit(Station.on(state, home, stop, corp))
-    ctx.log(f"{corp} places its home station on {home} city {stop + 1}.")
-    ctx.round_set(turn={**state.round["turn"], "step": "track"})
-
-
-def do_lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    require_home(ctx.state, corp)
-    if not (action.get("with") and private_lay_any_time(ctx.state)):
-        advance_to(ctx, "track", corp)
-    ortrack.lay(ctx, corp, action)
+def require_home(state: GameState, corp: str) -> None:
+    if state.round["turn"]["step"] == "home":
+        home = state.rules.corp(corp).home
+        raise RulesError(f"{corp} must first place its home station: token {home} 1 or "
+                         f"token {home} 2.", cite(state, "home_station"))
 
 
 def private_lay_any_time(state: GameState) -> bool:
@@ -182,73 +147,395 @@ def private_lay_any_time(state: GameState) -> bool:
     return state.options.get("private_lay", "track-step") == "any-time"
 
 
-def do_token(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    if ctx.state.round["turn"]["step"] == "home":
-        do_home(ctx, corp, action)
-        return
-    advance_to(ctx, "token", corp)
-    ortrack.place_station(ctx, corp, action)
+# -- the round --------------------------------------------------------------------------------
 
 
-def require_home(state: GameState, corp: str) -> None:
-    if state.round["turn"]["step"] == "home":
+@dataclass(frozen=True)
+class OperatingRound(Round):
+    """The interruptions first (the first blocking step takes the action); then the
+    operating company's president acts: a blocking step of the turn (the home station),
+    else the step for the action's type."""
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        state = ctx.state
+        waiting = self.waiting(state, turn=False)
+        if waiting is not None:
+            waiting.decide(ctx, action)
+            return
+        corp = operating_corp(state)
+        president = state.president(corp)
+        require(ctx.actor == president, f"{corp} is operating; its president {president} acts "
+                f"now, not {ctx.actor}.")
+        blocking = self.waiting(state, turn=True)
+        step = blocking if blocking is not None and not blocking.lets_by(action) \
+            else self.step_for(action["type"])
+        if step is None or not step.turn:
+            raise RulesError(f"In an operating turn {corp} may lay a tile, place a station, "
+                             "run, pay out or withhold, buy trains or a private company, and "
+                             "end with done.", cite(state, "turn"))
+        step.decide(ctx, action)
+        if state.corps[corp].closed and state.round.get("current") == corp:
+            end_closed_turn(ctx, corp)
+
+    def legal(self, state: GameState) -> Moves:
+        waiting = self.waiting(state, turn=False)
+        if waiting is not None:
+            return waiting.moves(state)
+        corp = state.round.get("current")
+        if not corp:
+            return {}
+        president = state.president(corp)
+        assert president is not None
+        blocking = self.waiting(state, turn=True)
+        if blocking is not None:
+            return blocking.moves(state)
+        moves: list[dict[str, Any]] = []
+        for step in self.steps:
+            if step.turn:
+                moves += step.moves(state).get(president, [])
+                if step.holds(state):
+                    break
+        return {president: moves}
+
+
+class TurnStep(Step):
+    """A step of the operating company's turn: decided for the operating company."""
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        self.act(ctx, operating_corp(ctx.state), action)
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def moves(self, state: GameState) -> Moves:
+        corp = operating_corp(state)
+        president = state.president(corp)
+        assert president is not None
+        found = self.offers(state, corp)
+        return {president: found} if found else {}
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        return []
+
+    def holds(self, state: GameState) -> bool:
+        return self.holding(state, operating_corp(state))
+
+    def holding(self, state: GameState, corp: str) -> bool:
+        return False
+
+
+# -- interruptions ------------------------------------------------------------------------------
+
+
+class AnswerProposal(Step):
+    """A purchase waiting for the other side: the train or private company a corporation
+    offered to buy, a private company offered to a player in a forced sale."""
+
+    actions = frozenset({"accept", "decline"})
+    turn = False
+
+    def blocks(self, state: GameState) -> bool:
+        return bool(state.round.get("proposal"))
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        state = ctx.state
+        kind = action["type"]
+        prop = state.round["proposal"]
+        require(ctx.actor == prop["answer_by"] and kind in ("accept", "decline"),
+                f"{prop['answer_by']} must first accept or decline {prop['buyer']}'s offer.")
+        ctx.round_set(proposal=None)
+        if kind == "decline":
+            ctx.log(f"{ctx.actor} declines.")
+            if prop["kind"] == "train":
+                book(state).train_sale_declined(ctx, prop)
+            return
+        if prop["kind"] == "private_to_player":
+            ortrains.complete_emergency_private_sale(ctx, prop)
+            return
+        if prop["kind"] == "train":
+            ortrains.complete_train_sale(ctx, prop)
+        else:
+            require(state.corps[prop["buyer"]].cash >= prop["price"],
+                    f"{prop['buyer']} no longer has {money(prop['price'])}.")
+            complete_private_sale(ctx, prop)
+
+    def moves(self, state: GameState) -> Moves:
+        return {state.round["proposal"]["answer_by"]: [{"action": {"type": "accept"}},
+                                                       {"action": {"type": "decline"}}]}
+
+
+class DiscardTrain(Step):
+    """Over the train limit: the presidents discard, in market order (6.6.1)."""
+
+    actions = frozenset({"discard"})
+    turn = False
+
+    def blocks(self, state: GameState) -> bool:
+        return bool(state.round.get("discards"))
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        state = ctx.state
+        corp = state.round["discards"][0]
+        require(action["type"] == "discard", f"{state.president(corp)} must first choose a "
+                f"train for {corp} to discard (discard N).", cite(state, "discard"))
+        ortrains.discard(ctx, action["train"])
+
+    def moves(self, state: GameState) -> Moves:
+        corp = state.round["discards"][0]
+        president = state.president(corp)
+        assert president is not None
+        return {president: [{"action": {"type": "discard", "train": t}}
+                            for t in sorted(set(state.corps[corp].trains))]}
+
+
+# -- the turn -----------------------------------------------------------------------------------
+
+
+class ChooseStationCities(TurnStep):
+    """Option station_retile=choose (18xx.games): after a tile is laid on a hex with
+    several cities and no track, where stations stand, the laying corporation puts each
+    station into the city it chooses (ortrack.ask_station_cities)."""
+
+    # it takes the turn's actions only while it blocks (a token, or a refusal)
+
+    def blocks(self, state: GameState) -> bool:
+        return bool(state.round.get("current") and state.round["turn"].get("retoken"))
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        ortrack.move_station(ctx, corp, action)
+
+    def lets_by(self, action: dict[str, Any]) -> bool:
+        # a private company may be bought from a player meanwhile: the site's buy-company
+        # step comes before its station step
+        return action["type"] == "buy_private" and bool(action.get("from"))
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        if not self.blocks(state):
+            return []
+        coord = state.round["turn"]["retoken"]["hex"]
+        return [{"action": {"type": "token", "hex": coord, "city": i + 1, "with": None}}
+                for i in range(2)]
+
+
+class HomeStation(TurnStep):
+    """A corporation whose home hex has several cities and a tile already places its
+    home station first, in the city it chooses (6.3.1)."""
+
+    # it takes the turn's actions only while it blocks (a token, or a refusal)
+
+    def blocks(self, state: GameState) -> bool:
+        return bool(state.round.get("current")) and state.round["turn"]["step"] == "home"
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        state = ctx.state
+        if action["type"] != "token":
+            require_home(state, corp)
         home = state.rules.corp(corp).home
-        raise RulesError(f"{corp} must first place its home station: token {home} 1 or "
-                         f"token {home} 2.", "1830 6.3.1")
+        rule = cite(state, "home_station")
+        require(action["hex"].upper() == home, f"{corp} must first place its home station on "
+                f"{home}: token {home} 1 or token {home} 2.", rule)
+        stop = ortrack.city_for(state, home, action.get("city"))
+        problem = ortrack.token_problem(state, corp, home, stop)
+        require(problem is None, problem or "", rule)
+        ctx.emit(Station.on(state, home, stop, corp))
+        ctx.log(f"{corp} places its home station on {home} city {stop + 1}.")
+        ctx.round_set(turn={**state.round["turn"], "step": "track"})
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        if not self.blocks(state):
+            return []
+        home = state.rules.corp(corp).home
+        return [{"action": {"type": "token", "hex": home, "city": i + 1, "with": None}}
+                for i in range(2) if ortrack.token_problem(state, corp, home, i) is None]
 
 
-def do_run(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    require_home(ctx.state, corp)
-    advance_to(ctx, "run", corp)
-    orrun.run_trains(ctx, corp, action.get("routes"))
+class LayTrack(TurnStep):
+    """One tile laid or upgraded per turn, or a private company's lay (6.2)."""
+
+    actions = frozenset({"lay"})
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        if not (action.get("with") and private_lay_any_time(ctx.state)):
+            advance_to(ctx, "track", corp)
+        self.lay(ctx, corp, action)
+
+    def lay(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        ortrack.lay(ctx, corp, action)
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        turn = state.round["turn"]
+        if step_index(state) <= STEPS.index("track") and not turn["laid"]:
+            return self.lays(state, corp)
+        return []
+
+    def lays(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        return ortrack.lay_options(state, corp)
 
 
-def do_dividend(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    require_home(ctx.state, corp)
-    advance_to(ctx, "dividend", corp) if ctx.state.round["turn"]["run"] else None
-    orrun.decide_dividend(ctx, corp, action["type"])
+class PlaceStation(TurnStep):
+    """One station per turn, in a city the corporation reaches (6.3)."""
+
+    actions = frozenset({"token"})
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        advance_to(ctx, "token", corp)
+        self.place(ctx, corp, action)
+
+    def place(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        ortrack.place_station(ctx, corp, action)
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        turn = state.round["turn"]
+        if step_index(state) <= STEPS.index("token") and not turn["token"]:
+            return self.places(state, corp)
+        return []
+
+    def places(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        return ortrack.token_options(state, corp)
 
 
-def do_buy_train(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    require_home(ctx.state, corp)
-    settle_run(ctx, corp)
-    if ctx.state.corps[corp].closed:
-        return
-    ortrains.buy_train(ctx, corp, action)
+class RunTrains(TurnStep):
+    """The trains run, the best total or the routes written (6.4)."""
+
+    actions = frozenset({"run"})
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        advance_to(ctx, "run", corp)
+        orrun.run_trains(ctx, corp, action.get("routes"))
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        turn = state.round["turn"]
+        if turn["dividend"] is None and turn["run"] is None and state.corps[corp].trains:
+            return [{"action": {"type": "run", "routes": None}}]
+        return []
 
 
-def do_sell(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    require_home(ctx.state, corp)
-    settle_run(ctx, corp)  # forced sales belong to the train step, after the dividend (6.1)
-    if ctx.state.corps[corp].closed:
-        return
-    ortrains.emergency_sell(ctx, corp, action["sales"])
+class Dividend(TurnStep):
+    """Pay out or withhold the run's revenue (6.5); until it is decided nothing of the
+    train step is offered.  A title with more kinds of dividend adds them (``kinds``)."""
+
+    actions = frozenset({"payout", "withhold", "half"})
+    #: the dividends the title knows
+    kinds: tuple[str, ...] = ("payout", "withhold")
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        state = ctx.state
+        advance_to(ctx, "dividend", corp) if state.round["turn"]["run"] else None
+        if action["type"] not in self.kinds:
+            raise RulesError(f"In {state.title} a corporation pays out or withholds; there is "
+                             "no half dividend.", cite(state, "dividend"))
+        orrun.decide_dividend(ctx, corp, action["type"])
+
+    def revenue(self, state: GameState, corp: str) -> int | None:
+        turn = state.round["turn"]
+        if turn["dividend"] is not None:
+            return None
+        revenue = turn["run"]["revenue"] if turn["run"] else None
+        if revenue is None and state.corps[corp].trains:
+            revenue = orrun.best(state, corp).total
+        return revenue
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        if self.revenue(state, corp):
+            return [{"action": {"type": kind}} for kind in self.kinds]
+        return []
+
+    def holding(self, state: GameState, corp: str) -> bool:
+        return bool(self.revenue(state, corp))
 
 
-def do_bankrupt(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    require_home(ctx.state, corp)
-    settle_run(ctx, corp)  # a corporation without revenue withholds first (6.1, 6.5)
-    if ctx.state.corps[corp].closed:
-        return
-    ortrains.bankrupt(ctx, corp)
+class BuyTrains(TurnStep):
+    """Buying trains from the bank, the pool or another corporation (6.6); forced
+    purchases (6.6.2)."""
+
+    actions = frozenset({"buy_train"})
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        settle_run(ctx, corp)
+        if ctx.state.corps[corp].closed:
+            return
+        ortrains.buy_train(ctx, corp, action)
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        return train_moves(state, corp)
 
 
-PRIVATE_RULE_1870 = "1870 Purchasing Private Companies, p.19"
+class ForcedSales(TurnStep):
+    """A president raising money for a forced train purchase: shares (6.6.3), or a
+    private company offered to another player (C-2.3.2)."""
+
+    actions = frozenset({"sell", "sell_private"})
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        if action["type"] == "sell_private":
+            ortrains.offer_private_for_emergency(ctx, corp, action)
+            return
+        settle_run(ctx, corp)  # forced sales belong to the train step, after the dividend
+        if ctx.state.corps[corp].closed:
+            return
+        ortrains.emergency_sell(ctx, corp, action["sales"])
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        return [{"action": {"type": "sell", "sales": [{"corp": other, "count": 1}]},
+                 "min": 1, "max": most}
+                for other, most in ortrains.emergency_sales(state, corp).items()]
 
 
-def do_buy_private(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    """A corporation buys a private company from a player, phases 3 and 4 (3.1)."""
+class Bankruptcy(TurnStep):
+    """A president who cannot raise the money for a forced train purchase (6.7)."""
+
+    actions = frozenset({"bankrupt"})
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        settle_run(ctx, corp)  # a corporation without revenue withholds first (6.1, 6.5)
+        if ctx.state.corps[corp].closed:
+            return
+        ortrains.bankrupt(ctx, corp)
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        if ortrains.in_emergency(state, corp) and ortrains.emergency_shortfall(state, corp) > 0 \
+                and not ortrains.emergency_sales(state, corp):
+            return [{"action": {"type": "bankrupt"}}]
+        return []
+
+
+class BuyPrivate(TurnStep):
+    """A corporation buys a private company from a player (3.1): in the phases the
+    title's data allow, for half to twice its face value, with the owner's accept
+    unless he is the president."""
+
+    actions = frozenset({"buy_private"})
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        buy_private(ctx, corp, action)
+
+
+class EndTurn(TurnStep):
+    """``done``: the turn ends (a corporation with a route and no train must buy one)."""
+
+    actions = frozenset({"pass"})
+
+    def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
+        end_turn(ctx, corp)
+
+    def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
+        if not ortrains.must_buy_train(state, corp):
+            return [{"action": {"type": "pass"}}]
+        return []
+
+
+# -- private companies --------------------------------------------------------------------------
+
+
+def buy_private(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     state = ctx.state
-    require_home(state, corp)
     assert state.phase is not None
-    rule = PRIVATE_RULE_1870 if rules_1870(state) else "1830 3.1"
-    early = early_sale(state, corp, action.get("private") or "")  # 1870 MRBC, phase 1
-    require(early is not None or state.rules.phase(state.phase).corporations_buy_privates,
-            "Public companies may buy private companies only in phases 2 and 3 (from the "
-            "first 3-train to the first 5-train)." if rules_1870(state) else
-            "Corporations may buy private companies only in phases 3 and 4 (after the first "
-            "3-train).", rule)
+    rules = book(state)
+    rule = cite(state, "private_purchase")
     sym: str = action.get("private") or ""
+    early = rules.early_private_sale(state, corp, sym)
+    require(early is not None or state.rules.phase(state.phase).corporations_buy_privates,
+            rules.private_purchase_phases(), rule)
     private = state.privates.get(sym)
     if private is None or private.closed:
         raise RulesError(f"{sym} is not an open private company.")
@@ -256,8 +543,7 @@ def do_buy_private(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
             "sell private companies.", rule)
     pdef = state.rules.private(sym)
     require(not pdef.extra.get("no_sale_to_corporation"), f"{sym} may not be sold to a "
-            "corporation.", "1870 Private Companies, p.10" if rules_1870(state) else
-            "1830 appendix")
+            "corporation.", cite(state, "private_abilities"))
     price: int | None = action.get("price")
     low, high = early or (pdef.value // 2, pdef.value * 2)
     if price is None or not low <= price <= high:
@@ -281,75 +567,7 @@ def complete_private_sale(ctx: Ctx, proposal: dict[str, Any]) -> None:
     ctx.pay(corp_holder(corp), player_holder(seller), price)
     ctx.emit(PrivateOwner(sym, corp_holder(corp)))
     ctx.log(f"{corp} buys {sym} from {seller} for {money(price)}.")
-    if rules_1870(ctx.state):
-        from .track1870 import after_private_bought
-
-        after_private_bought(ctx, corp, sym)
-
-
-def early_sale(state: GameState, corp: str, sym: str) -> tuple[int, int] | None:
-    """1870: the MRBC may be bought in phase 1 by MP or SSW for $20-40 (p.9, p.19)."""
-    if not rules_1870(state):
-        return None
-    from .track1870 import early_private_sale
-
-    return early_private_sale(state, corp, sym)
-
-
-def answer_proposal(ctx: Ctx, kind: str) -> None:
-    state = ctx.state
-    prop = state.round["proposal"]
-    require(ctx.actor == prop["answer_by"] and kind in ("accept", "decline"),
-            f"{prop['answer_by']} must first accept or decline {prop['buyer']}'s offer.")
-    ctx.round_set(proposal=None)
-    if kind == "decline":
-        ctx.log(f"{ctx.actor} declines.")
-        if prop["kind"] == "train":
-            ortrains.train_sale_declined(ctx, prop)
-        return
-    if prop["kind"] == "private_to_player":
-        ortrains.complete_emergency_private_sale(ctx, prop)
-        return
-    if prop["kind"] == "train":
-        ortrains.complete_train_sale(ctx, prop)
-    else:
-        require(state.corps[prop["buyer"]].cash >= prop["price"],
-                f"{prop['buyer']} no longer has {money(prop['price'])}.")
-        complete_private_sale(ctx, prop)
-
-
-def do_pass(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    require_home(ctx.state, corp)
-    end_turn(ctx, corp)
-
-
-HANDLERS = {
-    "lay": do_lay,
-    "token": do_token,
-    "run": do_run,
-    "payout": do_dividend,
-    "withhold": do_dividend,
-    "half": do_dividend,
-    "buy_train": do_buy_train,
-    "buy_private": do_buy_private,
-    "sell": do_sell,
-    "sell_private": lambda ctx, corp, action: ortrains.offer_private_for_emergency(
-        ctx, corp, action),
-    "bankrupt": do_bankrupt,
-    "pass": do_pass,
-    "cattle": lambda ctx, corp, action: do_marker(ctx, corp, action),
-    "port": lambda ctx, corp, action: do_marker(ctx, corp, action),
-}
-
-
-def do_marker(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-    """1870: the cattle token (SCC) or a port token (GSC), any time in the owning
-    company's operating turn (Private Companies, p.9)."""
-    require(rules_1870(ctx.state), f"There are no {action['type']} tokens in "
-            f"{ctx.state.title}.")
-    from . import tokens
-
-    (tokens.place_cattle if action["type"] == "cattle" else tokens.place_port)(ctx, corp, action)
+    book(ctx.state).private_bought_by_corporation(ctx, corp, sym)
 
 
 # -- what may be done -------------------------------------------------------------------------
@@ -360,79 +578,7 @@ def operating_player(state: GameState) -> str | None:
     return state.president(corp) if corp else None
 
 
-def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
-    rnd = state.round
-    if rnd.get("connection"):
-        return connection.legal(state)
-    if rnd.get("protection"):
-        return protection.moves(state)
-    if rnd["proposal"]:
-        return {rnd["proposal"]["answer_by"]: [{"action": {"type": "accept"}},
-                                              {"action": {"type": "decline"}}]}
-    if rnd["discards"]:
-        corp = rnd["discards"][0]
-        president = state.president(corp)
-        assert president is not None
-        return {president: [{"action": {"type": "discard", "train": t}}
-                            for t in sorted(set(state.corps[corp].trains))]}
-    corp = rnd.get("current")
-    if not corp:
-        return {}
-    president = state.president(corp)
-    assert president is not None
-    return {president: corporation_moves(state, corp)}
-
-
-def corporation_moves(state: GameState, corp: str) -> list[dict[str, Any]]:
-    turn = state.round["turn"]
-    step = turn["step"]
-    if turn.get("retoken"):
-        coord = turn["retoken"]["hex"]
-        return [{"action": {"type": "token", "hex": coord, "city": i + 1, "with": None}}
-                for i in range(2)]
-    if step == "home":
-        home = state.rules.corp(corp).home
-        return [{"action": {"type": "token", "hex": home, "city": i + 1, "with": None}}
-                for i in range(2)
-                if ortrack.token_problem(state, corp, home, i) is None]
-    moves: list[dict[str, Any]] = []
-    if rules_1870(state):
-        from .tokens import marker_moves
-        from .track1870 import private_moves
-
-        moves += marker_moves(state, corp) + private_moves(state, corp)
-    if STEPS.index(step) <= STEPS.index("track") and not turn["laid"]:
-        moves += ortrack.lay_options(state, corp)
-    if STEPS.index(step) <= STEPS.index("token") and not turn["token"]:
-        moves += ortrack.token_options(state, corp)
-    if turn["dividend"] is None:
-        if turn["run"] is None and state.corps[corp].trains:
-            moves.append({"action": {"type": "run", "routes": None}})
-        revenue = turn["run"]["revenue"] if turn["run"] else None
-        if revenue is None and state.corps[corp].trains:
-            revenue = orrun.best(state, corp).total
-        if revenue:
-            moves.append({"action": {"type": "payout"}})
-            moves.append({"action": {"type": "withhold"}})
-            if rules_1870(state):
-                moves.append({"action": {"type": "half"}})
-            return moves
-    moves += train_moves(state, corp)
-    sales = ortrains.emergency_sales(state, corp)
-    for other, most in sales.items():
-        moves.append({"action": {"type": "sell", "sales": [{"corp": other, "count": 1}]},
-                      "min": 1, "max": most})
-    if ortrains.in_emergency(state, corp) and ortrains.emergency_shortfall(state, corp) > 0 \
-            and not sales:
-        moves.append({"action": {"type": "bankrupt"}})
-    if not ortrains.must_buy_train(state, corp):
-        moves.append({"action": {"type": "pass"}})
-    return moves
-
-
 def train_moves(state: GameState, corp: str) -> list[dict[str, Any]]:
-    from .trains import bank_offers, train_limit
-
     c = state.corps[corp]
     cash = c.cash
     forced = ortrains.must_buy_train(state, corp)

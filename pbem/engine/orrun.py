@@ -1,17 +1,20 @@
-"""Running trains and collecting revenue in an operating turn (1830 6.4, 6.5)."""
+"""Running trains and collecting revenue in an operating turn (routes and revenue,
+dividends; the title's rulebook gives the revenue modifiers and the dividends it knows
+besides paying out and withholding)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from .board.search import Run, best_run
+from .board.search import has_route as route_exists
+from .board.written import check_run
 from .context import Ctx, money, require
-from .dividends import pay_half, pay_out, withhold
+from .dividends import pay_out, withhold
 from .errors import RulesError
+from .registry import book, cite
 from .state import GameState, board_key
-from .trains import rules_1870
-
-RUN_RULE = "1830 6.4"
 
 
 def revenue_column(state: GameState) -> int:
@@ -26,7 +29,7 @@ def train_specs(state: GameState, corp: str) -> list[tuple[str, int | None]]:
 _CACHE: dict[tuple[Any, ...], Any] = {}
 
 
-def _remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+def remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
     """Route searches depend only on the board, the corporation, its trains and the
     phase's revenue column: prompts and decisions ask the same question often."""
     if key not in _CACHE:
@@ -37,17 +40,11 @@ def _remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
 
 
 def revenue_rules(state: GameState, corp: str) -> Any:
-    """The company's revenue modifiers (routes.RevenueRules), None when it has none.
-
-    1870 (tokens.revenue_bonuses): the port and cattle tokens change a city's value, and
-    a destination marker placed at the connection run doubles the destination at the
-    end of a route (Operate Trains, p.21; Connection Run, p.23)."""
-    if not rules_1870(state):
-        return None
-    from .tokens import revenue_bonuses
-
-    rules = revenue_bonuses(state, corp)
-    return rules if rules.values or rules.end_bonus else None
+    """The company's revenue modifiers (board.search.RevenueRules), None when it has
+    none: the title's (tokens on the map that change a city's value, a destination
+    counted twice)."""
+    rules = book(state).revenue_rules(state, corp)
+    return rules if rules is not None and (rules.values or rules.end_bonus) else None
 
 
 def rules_key(rules: Any) -> tuple[Any, ...]:
@@ -57,22 +54,18 @@ def rules_key(rules: Any) -> tuple[Any, ...]:
 
 
 def best(state: GameState, corp: str, trains: list[tuple[str, int | None]] | None = None) -> Any:
-    from .routes import best_run
-
     specs = train_specs(state, corp) if trains is None else trains
     column = revenue_column(state)
     rules = revenue_rules(state, corp)
     key = ("best", state.title, corp, tuple(specs), column, board_key(state.board),
            rules_key(rules))
-    return _remember(key, lambda: best_run(state.map, state.board, corp, specs, column, rules))
+    return remember(key, lambda: best_run(state.map, state.board, corp, specs, column, rules))
 
 
 def has_route(state: GameState, corp: str) -> bool:
     """Whether the corporation has a legal route for some train (6.6.2)."""
-    from .routes import has_route as route_exists
-
     key = ("has_route", state.title, corp, board_key(state.board))
-    return bool(_remember(key, lambda: route_exists(state.map, state.board, corp)))
+    return bool(remember(key, lambda: route_exists(state.map, state.board, corp)))
 
 
 def run_summary(run: Any) -> list[dict[str, Any]]:
@@ -88,15 +81,25 @@ def describe_run(run: Any) -> str:
     return "; ".join(parts) if parts else "no route"
 
 
+def written_run(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> Run:
+    """The routes the president wrote, checked by the route rules and realised."""
+    try:
+        return check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
+                         revenue_column(state), revenue_rules(state, corp),
+                         lambda key: cite(state, key))
+    except RulesError as exc:
+        exc.rule = exc.rule or cite(state, "route")
+        raise
+
+
 def run_trains(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> None:
     """Run: the best routes, or the player's routes when legal and (by default) best."""
-    from .routes import check_run
-
     state = ctx.state
-    require(state.round["turn"]["run"] is None, f"{corp} has already run its trains.", RUN_RULE)
+    require(state.round["turn"]["run"] is None, f"{corp} has already run its trains.",
+            cite(state, "run"))
     specs = train_specs(state, corp)
     if not specs:
-        require(not explicit, f"{corp} has no trains to run.", RUN_RULE)
+        require(not explicit, f"{corp} has no trains to run.", cite(state, "run"))
         ctx.round_set(turn={**state.round["turn"], "run": {"revenue": 0, "routes": []},
                             "step": "dividend"})
         ctx.log(f"{corp} has no trains and runs nothing.")
@@ -107,12 +110,11 @@ def run_trains(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> No
         run_nothing(ctx, corp, top)
         return
     if explicit:
-        run = check_run(state.map, state.board, corp, specs, explicit, revenue_column(state),
-                        revenue_rules(state, corp))
+        run = written_run(state, corp, explicit)
         if state.options.get("best_run", "required") == "required" and run.total < top.total:
             raise RulesError(f"Those routes earn {money(run.total)}, but {corp} can earn "
                              f"{money(top.total)}: {describe_run(top)}. The best total must be "
-                             "run once it is shown.", "1830 6.5")
+                             "run once it is shown.", cite(state, "best_run"))
     else:
         run = top
     ctx.round_set(turn={**state.round["turn"], "run": {"revenue": run.total,
@@ -127,11 +129,11 @@ def run_nothing(ctx: Ctx, corp: str, top: Any) -> None:
     """'run nothing' with trains: only when they have no route worth anything, or with
     option best_run=free.  A corporation must run its trains for the best revenue (6.4:
     "the combination of routes with the highest revenue should be chosen"; 6.5 note: "the
-    highest revenue route must be taken"; 1870 p.21: the president "is then required to
+    highest revenue route must be taken"; elsewhere the president "is then required to
     run" a higher route pointed out); its president may then withhold the revenue (6.5)."""
     state = ctx.state
     if top.total > 0 and state.options.get("best_run", "required") == "required":
-        rule = "1870 Operate Trains, p.21" if rules_1870(state) else "1830 6.4"
+        rule = cite(state, "run")
         raise RulesError(f"{corp} has a route ({describe_run(top)}): a corporation must run "
                          f"its trains for the best revenue, here {money(top.total)}. Its "
                          "president may then keep the revenue in the treasury (withhold) "
@@ -142,13 +144,11 @@ def run_nothing(ctx: Ctx, corp: str, top: Any) -> None:
     decide_dividend(ctx, corp, "withhold")
 
 
-def dividend_rule(state: GameState) -> str:
-    return "1870 Declare Dividends, p.21" if rules_1870(state) else "1830 6.5"
-
-
 def decide_dividend(ctx: Ctx, corp: str, how: str) -> None:
+    """``how``: payout, withhold, or another dividend the title knows (Rulebook.
+    pay_dividend)."""
     state = ctx.state
-    rule = dividend_rule(state)
+    rule = cite(state, "dividend")
     turn = state.round["turn"]
     if turn["run"] is None:
         run_trains(ctx, corp, None)
@@ -164,15 +164,9 @@ def decide_dividend(ctx: Ctx, corp: str, how: str) -> None:
         pay_out(ctx, corp, revenue)
     elif how == "withhold":
         withhold(ctx, corp, revenue)
-    elif how == "half" and rules_1870(state):
-        require(revenue > 0, f"{corp} has no revenue, so it cannot pay a half dividend.", rule)
-        pay_half(ctx, corp, revenue)
     else:
-        raise RulesError("In 1830 a corporation pays out or withholds; there is no half "
-                         "dividend.", "1830 6.5")
+        book(state).pay_dividend(ctx, corp, how, revenue)
     ctx.round_set(turn={**state.round["turn"], "dividend": how, "step": "trains"})
-    from .ending import note_400
-
-    note_400(ctx, corp)
-    if state.corps[corp].closed:  # withheld into the closing section (1870, p.7)
+    book(state).after_dividend(ctx, corp)
+    if state.corps[corp].closed:  # withheld into a closing section
         ctx.log(f"{corp} has closed and operates no further.")

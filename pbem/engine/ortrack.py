@@ -1,22 +1,22 @@
-"""Track and stations in an operating turn (1830 6.2, 6.3, and the private companies)."""
+"""Track and stations in an operating turn (laying tiles, placing stations, the private
+companies' tile lays): the common rules; a title with other rules has its own steps."""
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
-from . import hexes
-from .board import tile_at
+from .board import hexes
+from .board.map import tile_at
+from .board.tiles import Tile
+from .board.track import Reach, closed_lay_ok, lay_problem, placements, reachable, token_map
 from .context import Ctx, money, require
-from .errors import RulesError
+from .errors import AmbiguousError, RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
+from .orrun import revenue_column
+from .registry import cite
 from .state import BANK, GameState, board_key, corp_holder
-from .tiles import Tile
-from .track import Reach, closed_lay_ok, lay_problem, placements, reachable, token_map
-
-TRACK_RULE = "1830 6.2"
-STATION_RULE = "1830 6.3"
-
 
 _REACH_CACHE: dict[tuple[Any, ...], Reach] = {}
 
@@ -160,10 +160,11 @@ def special_lay(state: GameState, corp: str, coord: str, tile_id: str, with_: st
             raise RulesError(f"{with_} gives no tile lay.")
         require(coord in lay["hexes"] and tile_id in lay["tiles"],
                 f"With {with_} {corp} may lay tile {' or '.join(lay['tiles'])} on "
-                f"{' or '.join(lay['hexes'])} only.", "1830 appendix")
-        require(not private.used, f"{with_}'s tile lay has been used already.", "1830 appendix")
+                f"{' or '.join(lay['hexes'])} only.", cite(state, "private_abilities"))
+        require(not private.used, f"{with_}'s tile lay has been used already.",
+                cite(state, "private_abilities"))
         require(coord not in state.board.tiles, f"A tile already lies on {coord}.",
-                "1830 appendix")
+                cite(state, "private_abilities"))
         return "extra" if lay.get("extra") else "special"
     home = state.rules.corp(corp).home
     exception = state.rules.corp(corp).home_lay
@@ -174,11 +175,6 @@ def special_lay(state: GameState, corp: str, coord: str, tile_id: str, with_: st
 
 def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     state = ctx.state
-    if is_1870(state):
-        from .track1870 import lay as lay_1870
-
-        lay_1870(ctx, corp, action)
-        return
     coord, tile_id = action["hex"].upper(), str(action["tile"])
     kind = special_lay(state, corp, coord, tile_id, action.get("with"))
     turn = state.round["turn"]
@@ -186,11 +182,11 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         require(not turn["extra_lay"], f"{corp} has already used {action['with']} this turn.")
     else:
         require(not turn["laid"], f"{corp} has already laid a tile this turn; a corporation "
-                "lays one tile or upgrades one tile per turn.", TRACK_RULE)
+                "lays one tile or upgrades one tile per turn.", cite(state, "track"))
     blocker = blocked_by_private(state, coord)
     if blocker and not (kind in ("extra", "special") and blocker == action.get("with")):
         raise RulesError(f"No tile may be laid on {coord} while a player owns {blocker}.",
-                         "1830 6.2.1")
+                         cite(state, "private_hexes"))
     needs_route = kind == "normal"
     rotation = choose_rotation(state, corp if needs_route else None, coord, tile_id,
                                action.get("exits"), action.get("paths"), action.get("with"))
@@ -198,7 +194,7 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     if kind == "special":
         cost = max(cost, state.rules.private(action["with"]).extra["tile_lay"].get("cost", 0))
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
-            f"terrain; {corp} has {money(state.corps[corp].cash)}.", "1830 6.2.1")
+            f"terrain; {corp} has {money(state.corps[corp].cash)}.", cite(state, "terrain"))
     old_bare = not tile_at(state.map, state.board, coord)[0].paths
     ctx.emit(TileLaid.on(state, coord, tile_id, rotation))
     ctx.pay(corp_holder(corp), BANK, cost)
@@ -238,13 +234,13 @@ def move_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     coord, owner = pending["hex"], pending["corps"][0]
     require(action.get("type") == "token" and action.get("hex", "").upper() == coord,
             f"{corp} must first choose the city of {owner}'s station on {coord}: token {coord} 1 "
-            f"or token {coord} 2.", STATION_RULE)
+            f"or token {coord} 2.", cite(state, "station"))
     stop = city_for(state, coord, action.get("city"))
     tile, _ = tile_at(state.map, state.board, coord)
     others = [c for c in state.board.tokens_at(coord, stop) if c != owner]
     require(stop < len(tile.stops) and tile.stops[stop].kind == "city"
             and len(others) < tile.stops[stop].slots, f"There is no room in city {stop + 1} "
-            f"of {coord}.", STATION_RULE)
+            f"of {coord}.", cite(state, "station"))
     ctx.emit(StationMoved.on(state, coord, stop, owner))
     ctx.log(f"{owner}'s station on {coord} goes into city {stop + 1}.")
     rest = pending["corps"][1:]
@@ -257,17 +253,19 @@ ROTATIONS = list(range(6))
 
 def choose_rotation(state: GameState, corp: str | None, coord: str, tile_id: str,
                     exits: list[str] | None, paths: list[list[str]] | None = None,
-                    using: str | None = None) -> int:
+                    using: str | None = None,
+                    fits_map: Callable[[GameState, str, str], list[int]] | None = None) -> int:
     """The rotation whose exits are ``exits`` (and whose track joins each pair of sides in
     ``paths``); with neither, the only placement that fits.  Several placements that fit
-    the words given are refused with the commands that name each one."""
+    the words given are refused with the commands that name each one (AmbiguousError).
+    ``fits_map``: the rotations at which the tile fits the map (default: fitting)."""
     colours = phase_colours(state)
     tile = state.map.tiles.get(tile_id)
     if tile is None:
-        raise RulesError(f"There is no tile {tile_id} in {state.title}.", TRACK_RULE)
+        raise RulesError(f"There is no tile {tile_id} in {state.title}.", cite(state, "track"))
     if coord not in state.map.hexes:
-        raise RulesError(f"There is no hex {coord} on the {state.title} map.", TRACK_RULE)
-    legal = [r for r in fitting(state, coord, tile_id)
+        raise RulesError(f"There is no hex {coord} on the {state.title} map.", cite(state, "track"))
+    legal = [r for r in (fits_map or fitting)(state, coord, tile_id)
              if corp is None or connects(state, corp, coord, tile_id, r)]
     fits = distinct_placements(state, coord, tile_id, legal)
     if paths and exits is None:
@@ -279,35 +277,37 @@ def choose_rotation(state: GameState, corp: str | None, coord: str, tile_id: str
             problem = lay_problem(state.map, state.board, coord, tile_id, 0, colours, corp=corp)
             if problem is None or "would not" in problem or "With tile" in problem:
                 problem = f"Tile {tile_id} fits {coord} in no direction."
-            raise RulesError(problem, TRACK_RULE)
-        raise RulesError(f"Tile {tile_id} fits {coord} in several ways; say which: "
-                         f"{lay_commands(tile, coord, fits, fits, using, ', ')}.", TRACK_RULE)
+            raise RulesError(problem, cite(state, "track"))
+        raise AmbiguousError(f"Tile {tile_id} fits {coord} in several ways; say which: "
+                             f"{lay_commands(tile, coord, fits, fits, using, ', ')}.",
+                             cite(state, "track"))
     wanted = frozenset(hexes.parse_edge(e) for e in exits)
     matching = [r for r in ROTATIONS if tile.exits(r) == wanted]
     if not matching:
         raise RulesError(f"Tile {tile_id} cannot be turned to connect exactly "
-                         f"{'-'.join(exits)}.", TRACK_RULE)
+                         f"{'-'.join(exits)}.", cite(state, "track"))
     if paths:
         pairs = [frozenset(hexes.parse_edge(e) for e in pair) for pair in paths]
         matching = [r for r in matching if all(p in joins(tile, r) for p in pairs)]
         if not matching:
             named = " and ".join("-".join(pair) for pair in paths)
             raise RulesError(f"Tile {tile_id} cannot be turned so that its track joins {named}.",
-                             TRACK_RULE)
+                             cite(state, "track"))
     chosen = [r for r in fits if r in matching or any(
         placement_key(state, coord, tile_id, r) == placement_key(state, coord, tile_id, m)
         for m in matching)]
     if len(chosen) == 1:
         return chosen[0]
     if chosen:
-        raise RulesError(f"Tile {tile_id} can lie on {coord} touching {'-'.join(exits)} in "
-                         f"{len(chosen)} ways, with different track; say which by naming each "
-                         f"pair of sides its track joins: "
-                         f"{lay_commands(tile, coord, chosen, chosen, using, ' or ')}.",
-                         TRACK_RULE)
+        raise AmbiguousError(f"Tile {tile_id} can lie on {coord} touching {'-'.join(exits)} in "
+                             f"{len(chosen)} ways, with different track; say which by naming each "
+                             f"pair of sides its track joins: "
+                             f"{lay_commands(tile, coord, chosen, chosen, using, ' or ')}.",
+                             cite(state, "track"))
     problem = lay_problem(state.map, state.board, coord, tile_id, matching[0], colours,
-                         corp=corp)
-    raise RulesError(problem or f"Tile {tile_id} does not fit {coord} that way.", TRACK_RULE)
+                          corp=corp)
+    raise RulesError(problem or f"Tile {tile_id} does not fit {coord} that way.",
+                     cite(state, "track"))
 
 
 def lay_commands(tile: Tile, coord: str, rotations: list[int], among: list[int],
@@ -364,33 +364,19 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
         return False
     if state.options.get("tile_lay", "open") == "restrictive":
-        from .orrun import revenue_column
-
         return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
                              revenue_column(state), reach.stops)
     return True
 
 
 def fitting(state: GameState, coord: str, tile_id: str) -> list[int]:
-    """The rotations at which the tile fits the map (1870: by its tile readings and the
-    closed Mississippi, track1870.placements)."""
-    if is_1870(state):
-        from .track1870 import placements as placements_1870
-
-        return placements_1870(state, coord, tile_id)
+    """The rotations at which the tile fits the map (a title with its own readings of
+    the tiles passes its own to choose_rotation)."""
     return placements(state.map, state.board, coord, tile_id, phase_colours(state))
-
-
-def is_1870(state: GameState) -> bool:
-    return state.title == "1870"
 
 
 def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     """Every tile lay the corporation may make now (for prompts and self-play)."""
-    if is_1870(state):
-        from .track1870 import lay_options as lay_options_1870
-
-        return lay_options_1870(state, corp)
     colours = phase_colours(state)
     moves = []
     for coord in near_hexes(state, corp):
@@ -454,14 +440,14 @@ def city_for(state: GameState, coord: str, city: int | None) -> int:
     cities = [i for i, s in enumerate(tile.stops) if s.kind == "city"]
     if city is not None:
         return city - 1
-    require(bool(cities), f"There is no city on {coord}.", STATION_RULE)
+    require(bool(cities), f"There is no city on {coord}.", cite(state, "station"))
     if len(cities) == 1:
         return cities[0]
     free = [i for i in cities if len(state.board.tokens_at(coord, i)) < tile.stops[i].slots]
     if len(free) == 1:
         return free[0]
     raise RulesError(f"{coord} has {len(cities)} cities: say which, e.g. token {coord} 1 or "
-                     f"token {coord} 2.", STATION_RULE)
+                     f"token {coord} 2.", cite(state, "station"))
 
 
 def next_token_price(state: GameState, corp: str) -> int | None:
@@ -472,18 +458,14 @@ def next_token_price(state: GameState, corp: str) -> int | None:
 
 def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     state = ctx.state
-    if is_1870(state):
-        from .tokens import place_station as place_station_1870
-
-        place_station_1870(ctx, corp, action)
-        return
     turn = state.round["turn"]
     coord = action["hex"].upper()
     require(coord in state.map.hexes, f"There is no hex {coord}.")
-    require(not turn["token"], f"{corp} has already placed a station this turn.", STATION_RULE)
+    require(not turn["token"], f"{corp} has already placed a station this turn.",
+            cite(state, "station"))
     stop = city_for(state, coord, action.get("city"))
     price = next_token_price(state, corp)
-    require(price is not None, f"{corp} has no station tokens left.", STATION_RULE)
+    require(price is not None, f"{corp} has no station tokens left.", cite(state, "station"))
     assert price is not None
     free_dh = action.get("with") is not None
     if free_dh:
@@ -493,21 +475,22 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
                 f"{sym} gives no station.")
         require(turn.get("special_lay") == sym and coord in extra["tile_lay"]["hexes"],
                 f"With {sym} the station is free only on {extra['tile_lay']['hexes'][0]} in the "
-                f"turn {corp} lays the tile there with {sym}.", "1830 appendix")
+                f"turn {corp} lays the tile there with {sym}.", cite(state, "private_abilities"))
         price = 0
     problem = token_problem(state, corp, coord, stop)
-    require(problem is None, problem or "", STATION_RULE)
+    require(problem is None, problem or "", cite(state, "station"))
     if not free_dh and (coord, stop) not in corp_reach(state, corp).stops:
         raise RulesError(*unreached_city(state, corp, coord, stop))
     require(state.corps[corp].cash >= price, f"A station costs {corp} {money(price)}; it has "
-            f"{money(state.corps[corp].cash)}.", STATION_RULE)
+            f"{money(state.corps[corp].cash)}.", cite(state, "station"))
     ctx.emit(Station.on(state, coord, stop, corp))
     ctx.pay(corp_holder(corp), BANK, price)
     ctx.log(f"{corp} places a station on {coord} for {money(price)}.")
     ctx.round_set(turn={**state.round["turn"], "token": True})
 
 
-def unreached_city(state: GameState, corp: str, coord: str, stop: int) -> tuple[str, str]:
+def unreached_city(state: GameState, corp: str, coord: str, stop: int
+                   ) -> tuple[str, str | None]:
     """Why the corporation cannot trace a route to a city (6.3.2), and the rule: full
     cities of other railroads on the way (6.3.3), track reached only by reversing at a
     junction (6.4.2), or no track from its stations at all."""
@@ -524,17 +507,17 @@ def unreached_city(state: GameState, corp: str, coord: str, stop: int) -> tuple[
             owners = " and ".join(f"{o}'s station" for o in board.tokens_at(c, i))
             return (f"{where}: {owners} on {c} fills that city, and a route may not pass "
                     "through a city whose every circle holds another railroad's station.",
-                    "1830 6.3.3")
+                    cite(state, "blocking"))
     opened = board.copy()
     opened.tokens = {c: [[o for o in s if o == corp] for s in stops]
                      for c, stops in board.tokens.items()}
     if (coord, stop) in reachable(state.map, opened, corp).stops:
         return (f"{where}: the stations of other railroads fill the cities on every way there.",
-                "1830 6.3.3")
+                cite(state, "blocking"))
     if track_joined(state, corp, coord, stop):
         return (f"{where}: its track leads there only by reversing at a junction, and a route "
-                "may not reverse at a junction.", "1830 6.4.2")
-    return f"{where}: no track connects them.", "1830 6.3.2"
+                "may not reverse at a junction.", cite(state, "route"))
+    return f"{where}: no track connects them.", cite(state, "station_route")
 
 
 def track_joined(state: GameState, corp: str, coord: str, stop: int) -> bool:
@@ -566,10 +549,6 @@ def track_joined(state: GameState, corp: str, coord: str, stop: int) -> bool:
 
 
 def token_options(state: GameState, corp: str) -> list[dict[str, Any]]:
-    if is_1870(state):
-        from .tokens import token_options as token_options_1870
-
-        return token_options_1870(state, corp)
     price = next_token_price(state, corp)
     if price is None or price > state.corps[corp].cash:
         return []

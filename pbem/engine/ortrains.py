@@ -1,33 +1,31 @@
-"""Buying trains in an operating turn (1830 6.6), forced purchases and sales (6.6.2,
-6.6.3, C-2.3), bankruptcy (6.7, C-2.4) and excess trains (6.6.1)."""
+"""Buying trains in an operating turn, forced purchases and sales, bankruptcy and excess
+trains (where a title's rules differ: its Rulebook.forced_sale, forced_sale_problem,
+corporate_train_with_president_money, train_sale_declined)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import orrun
 from .context import Ctx, money, player_cash, require
+from .ending import end_game
 from .errors import RulesError
 from .facts import MarketRestore, PrivateClosed, PrivateOwner
+from .registry import book, cite
 from .shares import (
     pool_certificates,
-    sell_to_pool,
     share_units,
 )
 from .state import BANK, POOL, GameState, corp_holder, player_holder
+from .stock import sale_blocker
 from .title import TrainDef
 from .trains import (
     bank_offers,
     buy_from_bank,
     move_train,
     over_limit,
-    rules_1870,
     train_limit,
 )
-
-TRAIN_RULE = "1830 6.6"
-FORCED_RULE_1870 = "1870 Purchase Trains, p.22"
-SALES_RULE_1870 = "1870 Forced Stock Sales, p.24"
-
 
 # -- what is available ------------------------------------------------------------------------
 
@@ -42,10 +40,8 @@ def cheapest_available(state: GameState) -> int | None:
 def must_buy_train(state: GameState, corp: str) -> bool:
     """A corporation with a legal route and no train must buy one, while the bank or the
     pool has one to sell (6.6.2); a train from another corporation needs its consent."""
-    from .orrun import has_route
-
     return (not state.corps[corp].trains and cheapest_available(state) is not None
-            and has_route(state, corp))
+            and orrun.has_route(state, corp))
 
 
 def in_emergency(state: GameState, corp: str) -> bool:
@@ -77,15 +73,16 @@ def buy_train(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     if trade is not None:
         trade_in = train.extra.get("trade_in", {})
         require(train.name == "D" or "trade_in" in train.extra, "Only a diesel is bought with a "
-                "trade-in.", TRAIN_RULE)
+                "trade-in.", cite(state, "trains"))
         require(trade in trade_in.get("trains", []), f"A diesel may be traded in for a "
-                f"{', '.join(trade_in.get('trains', []))}-train only.", TRAIN_RULE)
+                f"{', '.join(trade_in.get('trains', []))}-train only.", cite(state, "trains"))
         require(trade in state.corps[corp].trains, f"{corp} has no {trade}-train to trade in.",
-                TRAIN_RULE)
+                cite(state, "trains"))
         price = trade_in["price"]
     else:
         require(len(state.corps[corp].trains) < train_limit(state), f"{corp} already has "
-                f"{len(state.corps[corp].trains)} trains, the limit in this phase.", TRAIN_RULE)
+                f"{len(state.corps[corp].trains)} trains, the limit in this phase.",
+                cite(state, "trains"))
     pay_for_train(ctx, corp, price, cheapest=True)
     if trade is not None:
         obsolete = any(t.rusts_on == train.name and t.name == trade for t in state.rules.trains)
@@ -103,20 +100,21 @@ def buy_train(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
 def pick_train(state: GameState, name: str | None, source: str | None) -> TrainDef:
     offers = bank_offers(state)
     if source == "pool":
-        require(bool(state.pool_trains), "There is no train in the bank pool.", TRAIN_RULE)
+        require(bool(state.pool_trains), "There is no train in the bank pool.",
+        cite(state, "trains"))
         if name is None:
             name = min(state.pool_trains, key=lambda t: state.rules.train(t).price)
         require(name in state.pool_trains, f"There is no {name}-train in the bank pool.",
-                TRAIN_RULE)
+                cite(state, "trains"))
         return state.rules.train(name)
-    require(bool(offers), "The bank has no trains left.", TRAIN_RULE)
+    require(bool(offers), "The bank has no trains left.", cite(state, "trains"))
     if name is None:
         return offers[0]
     for train in offers:
         if train.name == name:
             return train
     names = " or ".join(f"a {t.name}-train ({money(t.price)})" for t in offers)
-    raise RulesError(f"The bank sells {names} now, not a {name}-train.", TRAIN_RULE)
+    raise RulesError(f"The bank sells {names} now, not a {name}-train.", cite(state, "trains"))
 
 
 def pay_for_train(ctx: Ctx, corp: str, price: int, cheapest: bool) -> None:
@@ -129,15 +127,15 @@ def pay_for_train(ctx: Ctx, corp: str, price: int, cheapest: bool) -> None:
     president = state.president(corp)
     assert president is not None
     require(must_buy_train(state, corp), f"A {money(price)} train is more than {corp}'s "
-            f"{money(cash)}.", TRAIN_RULE)
+            f"{money(cash)}.", cite(state, "trains"))
     require(cheapest and price == cheapest_available(state), f"{corp} cannot pay for this train; "
             f"with {president}'s money it must buy the cheapest train available "
-            f"({money(cheapest_available(state) or 0)}).", "1830 6.6.2")
+            f"({money(cheapest_available(state) or 0)}).", cite(state, "forced_train"))
     needed = price - cash
     require(player_cash(state, president) >= needed, f"{corp} and {president} together have "
             f"{money(cash + player_cash(state, president))}; the train costs {money(price)}. "
             f"{president} must first sell shares (sell N CORP) to raise the difference.",
-            "1830 6.6.3")
+            cite(state, "forced_sales"))
     ctx.pay(player_holder(president), corp_holder(corp), needed)
     ctx.log(f"{president} gives {corp} {money(needed)} towards the train.")
 
@@ -170,26 +168,30 @@ def propose_from_corporation(ctx: Ctx, corp: str, action: dict[str, Any]) -> Non
     if name is None and len(set(trains)) == 1:
         name = trains[0]
     if name is None or name not in trains:
-        raise RulesError(f"{seller} has no {name or 'such'}-train to sell.", TRAIN_RULE)
+        raise RulesError(f"{seller} has no {name or 'such'}-train to sell.", cite(state, "trains"))
     price: int | None = action.get("price")
     if price is None or price < 1:
         raise RulesError("Name a price of at least $1, e.g. buy train "
-                         f"{name} from {seller} for {state.rules.train(name).price}.", TRAIN_RULE)
+                         f"{name} from {seller} for {state.rules.train(name).price}.",
+                         cite(state, "trains"))
     require(len(state.corps[corp].trains) < train_limit(state), f"{corp} is at its train limit.",
-            TRAIN_RULE)
+            cite(state, "trains"))
     if state.corps[corp].cash < price:
-        require(not rules_1870(state), f"{corp} has only {money(state.corps[corp].cash)}: with "
+        require(book(state).corporate_train_with_president_money(),
+                f"{corp} has only {money(state.corps[corp].cash)}: with "
                 "the president's money a train may be bought only from the bank or the open "
-                "market (the cheapest there).", FORCED_RULE_1870)
+                "market (the cheapest there).", cite(state, "forced_train"))
         require(price <= state.rules.train(name).price, "With the president's money a train "
-                "from another corporation costs at most its face value.", "1830 6.6.2")
+                "from another corporation costs at most its face value.",
+                cite(state, "forced_train"))
         cheapest = cheapest_available(state)
         require(must_buy_train(state, corp), f"{corp} has only {money(state.corps[corp].cash)}.",
-                TRAIN_RULE)
+                cite(state, "trains"))
         president = state.president(corp)
         assert president is not None
         require(state.corps[corp].cash + player_cash(state, president) >= price,
-                f"{corp} and {president} together cannot pay {money(price)}.", "1830 6.6.2")
+                f"{corp} and {president} together cannot pay {money(price)}.",
+                cite(state, "forced_train"))
         assert cheapest is None or cheapest >= 0
     proposal = {"kind": "train", "buyer": corp, "seller": seller, "train": name, "price": price,
                 "answer_by": state.president(seller)}
@@ -222,7 +224,7 @@ def discard(ctx: Ctx, name: str) -> None:
     state = ctx.state
     corp = state.round["discards"][0]
     require(ctx.actor == state.president(corp), f"{state.president(corp)} must first choose a "
-            f"train for {corp} to discard.", "1830 6.6.1")
+            f"train for {corp} to discard.", cite(state, "discard"))
     require(name in state.corps[corp].trains, f"{corp} has no {name}-train.")
     move_train(ctx, name, corp_holder(corp), POOL)
     ctx.log(f"{corp} discards a {name}-train to the bank pool.")
@@ -236,7 +238,7 @@ def emergency_sell(ctx: Ctx, corp: str, sales: list[dict[str, Any]]) -> None:
     """The president sells shares to raise money for a forced train purchase (6.6.3)."""
     state = ctx.state
     president = ctx.actor
-    rule = SALES_RULE_1870 if rules_1870(state) else "1830 6.6.3"
+    rule = cite(state, "forced_sales")
     require(in_emergency(state, corp), "Shares may be sold in an operating round only to pay "
             "for a forced train purchase.", rule)
     remember_position(ctx)
@@ -252,24 +254,19 @@ def emergency_sell(ctx: Ctx, corp: str, sales: list[dict[str, Any]]) -> None:
         require((count - 1) * price < short or not only_enough, f"Selling {count - 1} would "
                 "already raise enough: the president may sell only what the train needs.",
                 rule)
-        sell_for_emergency(ctx, president, other, count, corp)
-    if rules_1870(state):
-        from . import protection
-
-        protection.next_offer(ctx)
+        book(state).forced_sale(ctx, president, other, count, corp)
+    book(state).after_forced_sales(ctx)
 
 
 def forced_sale_problem(
     state: GameState, name: str, corp: str, other: str, count: int
 ) -> str | None:
-    from .stock import sale_blocker
-
     problem = sale_blocker(state, name, other, count)
     if problem is not None:
         return problem
-    if rules_1870(state) and other in state.round.get("turn", {}).get("forced_sold", []):
-        return (f"{name} has already sold {other} shares for this train: all the shares of "
-                "one company are sold in a single block.")
+    problem = book(state).forced_sale_problem(state, name, corp, other, count)
+    if problem is not None:
+        return problem
     if other == corp:
         holder = player_holder(name)
         remaining = state.percent(corp, holder) - count * state.rules.ordinary_percent
@@ -280,38 +277,6 @@ def forced_sale_problem(
     return None
 
 
-def sell_for_emergency(ctx: Ctx, name: str, corp: str, count: int, buyer: str | None = None
-                       ) -> None:
-    """One block of a forced sale.  1870 (Forced Stock Sales, p.24): each company's shares
-    are sold in one block, and the sale may be price protected (the offers follow the
-    president's sales); with option bankrupt_prices=unchanged the sales of a president
-    who cannot escape bankruptcy leave the share values where they are (docs/1870.md
-    D8)."""
-    state = ctx.state
-    if not rules_1870(state):
-        sell_to_pool(ctx, name, corp, count)
-        return
-    from . import protection
-
-    unchanged = buyer is not None and bankrupt_prices_unchanged(state) and \
-        bankruptcy_certain(state, name, buyer)
-    if unchanged:
-        sell_unmoved(ctx, name, corp, count)
-    else:
-        before = protection.snapshot(state, corp) if protection.protection_applies(state) \
-            else None
-        sell_to_pool(ctx, name, corp, count, protected=before is not None)
-        if before is not None:
-            protection.queue_sale(ctx, name, corp, count, before)
-    turn = state.round.get("turn")
-    if turn is not None:
-        ctx.round_set(turn={**turn, "forced_sold": turn.get("forced_sold", []) + [corp]})
-
-
-def bankrupt_prices_unchanged(state: GameState) -> bool:
-    return state.options.get("bankrupt_prices", "move") == "unchanged"
-
-
 def bankruptcy_certain(state: GameState, name: str, corp: str) -> bool:
     """Whether even every sale ``name`` may still make cannot pay for ``corp``'s train."""
     if not in_emergency(state, corp):
@@ -319,12 +284,6 @@ def bankruptcy_certain(state: GameState, name: str, corp: str) -> bool:
     blocks = largest_sales(state, name, corp)
     raisable = sum((state.price(c) or 0) * n for c, n in blocks.items())
     return emergency_shortfall(state, corp) > raisable
-
-
-def sell_unmoved(ctx: Ctx, seller: str, corp: str, count: int) -> None:
-    """A sale to the open market that leaves the share value where it is (a bankrupt
-    president's sale, option bankrupt_prices=unchanged)."""
-    sell_to_pool(ctx, seller, corp, count, price_moves=False)
 
 
 def emergency_sales(state: GameState, corp: str) -> dict[str, int]:
@@ -358,15 +317,14 @@ def bankrupt(ctx: Ctx, corp: str) -> None:
         blocks = largest_sales(state, ctx.actor, corp)
         raisable = sum((state.price(c) or 0) * n for c, n in blocks.items())
         require(short > raisable, "Only a president who cannot raise the money for a forced "
-                "train purchase, even by selling every share he may, goes bankrupt.", "1830 6.7")
+                "train purchase, even by selling every share he may, goes bankrupt.",
+                cite(state, "bankruptcy"))
         for other, count in blocks.items():
-            sell_for_emergency(ctx, ctx.actor, other, count, corp)
+            book(state).forced_sale(ctx, ctx.actor, other, count, corp)
     else:
         require(short > 0 and not emergency_sales(state, corp), "Only a president who cannot "
                 "raise the money for a forced train purchase, even by selling every share he "
-                "may, goes bankrupt.", "1830 6.7")
-    from .ending import end_game
-
+                "may, goes bankrupt.", cite(state, "bankruptcy"))
     ctx.log(f"{ctx.actor} cannot raise the money for {corp}'s train and is bankrupt.")
     end_game(ctx, "bankruptcy", bankrupt=ctx.actor)
 
@@ -393,7 +351,7 @@ def offer_private_for_emergency(ctx: Ctx, corp: str, action: dict[str, Any]) -> 
     president = ctx.actor
     require(in_emergency(state, corp) and emergency_shortfall(state, corp) > 0,
             "In an operating round a president sells a private company to a player only to "
-            "raise money for a forced train purchase.", "1830 6.6.3")
+            "raise money for a forced train purchase.", cite(state, "forced_sales"))
     sym, buyer, price = action["private"], action["to"], action["price"]
     private = state.privates.get(sym)
     require(private is not None and not private.closed
@@ -452,20 +410,20 @@ def remember_position(ctx: Ctx) -> None:
     ctx.round_set(turn={**state.round["turn"], "before_sales": position})
 
 
-def train_sale_declined(ctx: Ctx, proposal: dict[str, Any]) -> None:
+def restore_before_sales(ctx: Ctx, proposal: dict[str, Any]) -> None:
     """The president of the selling corporation declined: if the forced sales made him its
-    president, the position goes back to the start of the train purchase (6.6.3)."""
+    president, the position goes back to the start of the train purchase (where the
+    title's rules have it, its Rulebook.train_sale_declined calls this)."""
     state = ctx.state
     before = state.round["turn"].get("before_sales")
     seller = proposal["seller"]
-    if rules_1870(state) or before is None or \
-            before["certs"][seller][0] == state.corps[seller].certs[0]:
-        return  # 1870 has no such rule; or the seller kept its president
+    if before is None or before["certs"][seller][0] == state.corps[seller].certs[0]:
+        return  # the seller kept its president
     buyer, president = proposal["buyer"], state.president(proposal["buyer"])
     restore_position(ctx, before)
     ctx.log(f"{ctx.actor}, president of {seller} since the forced sales, cancels the sale of "
             f"its train: the position goes back to the start of {buyer}'s train purchase, and "
-            f"{president} must try another plan (1830 6.6.3).")
+            f"{president} must try another plan ({cite(state, 'forced_sales')}).")
 
 
 def restore_position(ctx: Ctx, before: dict[str, Any]) -> None:

@@ -1,10 +1,16 @@
-"""The round sequence: auction, stock rounds, sets of operating rounds (1830 2.0, 5.0, 6.0)."""
+"""The round sequence: the private auction, stock rounds, sets of operating rounds.
+
+The title's rulebook owns the sequence (Rulebook.auction_ends, stock_round_ends,
+operating_round_ends); these are the common steps between rounds it takes."""
 
 from __future__ import annotations
 
 from .context import Ctx
+from .ending import end_game
 from .facts import Ending, Phase, Priority
 from .market import move, operating_order
+from .operating import begin_operating_round
+from .registry import book
 from .state import BANK, IPO, POOL, GameState
 from .stock import new_stock_round
 
@@ -58,10 +64,7 @@ def start_operating_set(ctx: Ctx, sr_number: int) -> None:
 
 
 def start_operating_round(ctx: Ctx, sr_number: int, index: int, count: int) -> None:
-    from .operating import begin_operating_round
-    from .redemption import unfreeze
-
-    unfreeze(ctx)
+    book(ctx.state).before_operating_round(ctx)
     begin_operating_round(ctx, sr_number, index, count)
 
 
@@ -73,8 +76,6 @@ def after_operating_round(ctx: Ctx) -> None:
         start_operating_round(ctx, rnd["sr"], rnd["index"] + 1, rnd["of"])
         return
     if state.ending is not None and state.ending["after"] == "set":
-        from .ending import end_game
-
         end_game(ctx, state.ending["reason"])
         return
     start_next_stock_round(ctx, rnd["sr"])
@@ -84,8 +85,3 @@ def start_next_stock_round(ctx: Ctx, sr_number: int) -> None:
     state = ctx.state
     ctx.new_round(new_stock_round(sr_number + 1, state.priority))
     ctx.log(f"Stock round {sr_number + 1} begins; {state.priority} has the priority deal card.")
-
-
-def floated_in_order(state: GameState) -> list[str]:
-    return operating_order(state, [s for s, c in state.corps.items()
-                                   if c.floated and c.funded and not c.closed])

@@ -1,4 +1,6 @@
-"""Where the game definitions live: the top-level rules/ directory (or $PBEM_RULES)."""
+"""Where the game definitions live: the top-level rules/ directory (or $PBEM_RULES), one
+folder per title (game.json, map.json) and tiles.json for all; a title defined
+elsewhere (the test title in tests/) registers its own folder."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import os
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+_TITLE_DIRS: dict[str, Path] = {}
 
 
 def rules_dir() -> Path:
@@ -17,8 +21,33 @@ def rules_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "rules"
 
 
+def register_data(title: str, folder: Path) -> None:
+    """Read the data of ``title`` (game.json, map.json) from ``folder``."""
+    _TITLE_DIRS[title] = Path(folder)
+
+
+def title_dir(title: str) -> Path:
+    """The folder of a title's data."""
+    return _TITLE_DIRS.get(title) or rules_dir() / title
+
+
+def title_names() -> list[str]:
+    """Every title with data: the folders of rules/ and those registered."""
+    found = {p.parent.name for p in rules_dir().glob("*/game.json")}
+    return sorted(found | set(_TITLE_DIRS))
+
+
 @cache
-def load_json(relative: str) -> Any:
-    """Read one JSON file of rules/ (cached: rules data never changes at run time)."""
-    with open(rules_dir() / relative, encoding="utf-8") as handle:
+def read_file(path: Path) -> Any:
+    """One JSON file of title data (cached: rules data never changes at run time)."""
+    with open(path, encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def load_json(relative: str) -> Any:
+    """A JSON file of rules/ by its path there ("1830/game.json", "tiles.json"); a
+    registered title's files come from its folder."""
+    title, _, rest = relative.partition("/")
+    if rest and title in _TITLE_DIRS:
+        return read_file(_TITLE_DIRS[title] / rest)
+    return read_file(rules_dir() / relative)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import market
 from .context import Ctx
 from .state import BANK, IPO, POOL, GameState, player_holder
 
@@ -27,13 +28,17 @@ def certificate_count(state: GameState, name: str) -> int:
 
 
 def certificate_limit(state: GameState) -> int:
-    """The limit for this many players; in 1870 it falls once a company has closed (p.6)."""
-    from .closing import open_companies
-
+    """The limit for this many players; it falls as companies close where the data
+    has a column for fewer companies."""
     rules = state.rules
     if len(rules.certificate_limits.get(len(state.players), {})) > 1:
         return rules.certificate_limit_for(len(state.players), open_companies(state))
     return rules.certificate_limit[len(state.players)]
+
+
+def open_companies(state: GameState) -> int:
+    """Public companies still in the game (not closed), for the certificate limit."""
+    return sum(1 for c in state.corps.values() if not c.closed)
 
 
 def may_exceed_share_limit(state: GameState, corp: str) -> bool:
@@ -47,7 +52,7 @@ def limit_problems(state: GameState, name: str) -> list[str]:
     if count > limit:
         problems.append(f"{name} holds {count} certificates, over the limit of {limit}")
     if state.options.get("share_limit_compliance", "sell") == "keep":
-        return problems  # 1870 on 18xx.games: shares over 60% are kept, none bought
+        return problems  # (18xx.games) shares over the limit are kept, none bought
     holder = player_holder(name)
     for sym in state.corps:
         pct = state.percent(sym, holder)
@@ -125,11 +130,9 @@ def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool
     """``seller`` sells ``count`` shares of ``corp`` to the bank pool at the current
     price: a presidency that passes is handed over first (certificates swapped), and the
     price drops one box per share after the whole block (5.1, 5.4, 4.5), unless
-    ``price_moves`` is False (1870 option bankrupt_prices=unchanged).  A ``protected``
-    sale (1870) closes the company only when the protection is declined.  The caller has
+    ``price_moves`` is False (a bankrupt president's sale, option bankrupt_prices).  A
+    ``protected`` sale closes the company only when the protection is declined.  The caller has
     checked that the sale is allowed."""
-    from . import market
-
     state = ctx.state
     holder = player_holder(seller)
     price = state.price(corp) or 0

@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Any
 
-from .board import BoardState, Map, load_map
+from .board.map import BoardState, Map
+from .maps import rules_map, title_map
 from .title import Title, load_title, load_title_for, variant_options
 
 BANK, IPO, POOL = "bank", "ipo", "pool"
@@ -53,15 +54,15 @@ class Corporation:
     cash: int = 0
     operated: bool = False
     trains: list[str] = field(default_factory=list)
-    #: 1870: closed for good (its token entered the closing section)
+    #: closed for good (its token entered a closing section)
     closed: bool = False
-    #: 1870: money from reissued shares, not usable before the next operating round
+    #: money from reissued shares, not usable before the next operating round
     frozen: int = 0
-    #: 1870: the initial offering holds reissued shares, whose price goes to the company
+    #: the initial offering holds reissued shares, whose price goes to the company
     reissued: bool = False
-    #: 1870: the connection run is done (Connection Run, p.22-23)
+    #: the connection run is done
     destination_reached: bool = False
-    #: 1870: what became of the destination marker at the connection run: "placed" at
+    #: what became of the destination marker at the connection run: "placed" at
     #: the destination (doubles it for this company) or "kept" (a $100 station marker)
     destination_marker: str | None = None
 
@@ -96,7 +97,7 @@ class GameState:
     board: BoardState = field(default_factory=BoardState)
     #: None, or how the game ends: {"reason": ..., "after": "set" | "sr"}
     ending: dict[str, Any] | None = None
-    #: 1870 price protection: player -> corporations held over the share limit by it
+    #: price protection: player -> corporations held over the share limit by it
     over_limit: dict[str, list[str]] = field(default_factory=dict)
 
     # -- lookups -------------------------------------------------------------
@@ -110,16 +111,11 @@ class GameState:
 
     @property
     def map(self) -> Map:
-        """The title's map with the readings the game's options choose (1870: the gray
+        """The title's map with the readings the game's options choose (the gray
         tiles' station spaces, the upgrades the rulebook allows; read once per state)."""
         found = self.__dict__.get("_map")
         if found is None:
-            found = title_map(self.title)
-            if self.rules.extra.get("board"):
-                from .track1870 import rules_map
-
-                found = rules_map(self)
-            self.__dict__["_map"] = found
+            found = self.__dict__["_map"] = rules_map(self.title, self.rules)
         return found
 
     def player(self, name: str) -> Player:
@@ -222,7 +218,7 @@ def board_key(board: BoardState) -> tuple[Any, ...]:
 
 
 def rules_for(title: str, options: dict[str, str]) -> Title:
-    """The title's rules with the variants the game's options choose (1870)."""
+    """The title's rules with the variants the game's options choose."""
     keys = variant_options(title)
     if not keys:
         return load_title(title)
@@ -232,12 +228,6 @@ def rules_for(title: str, options: dict[str, str]) -> Title:
 @cache
 def _rules_with(title: str, chosen: tuple[tuple[str, str], ...]) -> Title:
     return load_title_for(title, {k: v for k, v in chosen if v})
-
-
-@cache
-def title_map(title: str) -> Map:
-    """The title's static map (read once)."""
-    return load_map(title)
 
 
 def initial_state(title: str, names: list[str], seed: int, options: dict[str, str]) -> GameState:
@@ -260,7 +250,7 @@ def initial_state(title: str, names: list[str], seed: int, options: dict[str, st
 
 def new_board(title: str, rules: Title) -> BoardState:
     """The board before the first tile: every tile of the manifest in the supply, less
-    the copies a variant leaves out (1870 option tiles=original)."""
+    the copies a variant leaves out (data board.tiles_removed, an option's variant)."""
     board = BoardState.new(title_map(title))
     for tile_id, n in rules.extra.get("board", {}).get("tiles_removed", {}).items():
         board.tiles_left[tile_id] = board.tiles_left.get(tile_id, 0) - int(n)

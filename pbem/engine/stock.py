@@ -1,4 +1,5 @@
-"""Stock rounds (1830 4.0-5.4).
+"""Stock rounds: par, buy, sell, private companies between players, pass; the round ends
+when everybody has passed in turn.
 
 Round keys: ``number``, ``current``, ``passes`` (consecutive), ``last_actor`` (last
 player to buy or sell), ``turn`` ({bought, sold: [corps in order], acted}), ``sold``
@@ -7,12 +8,13 @@ player to buy or sell), ``turn`` ({bought, sold: [corps in order], acted}), ``so
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from . import protection, redemption
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .facts import Par, PrivateOwner
+from .registry import book, cite
 from .shares import (
     certificate_count,
     certificate_limit,
@@ -24,12 +26,10 @@ from .shares import (
     new_president,
     ordinary_indexes,
     pool_certificates,
-    sell_to_pool,
     share_units,
 )
 from .state import BANK, IPO, POOL, GameState, player_holder
-
-SR_RULE = "1830 5"
+from .steps import Moves, PlayersRound, Step
 
 
 def new_stock_round(number: int, first: str) -> dict[str, Any]:
@@ -107,7 +107,7 @@ def place_par_token(ctx: Ctx, corp: str, price: int) -> None:
     cell = rules.market.par_cell(price)
     pars = ", ".join(f"${p}" for p in rules.market.par_prices)
     require(cell is not None, f"{money(price)} is not a par value; choose one of {pars}.",
-            "1830 4.2")
+            cite(ctx.state, "par"))
     assert cell is not None
     ctx.emit(Par.at(ctx.state, corp, price, cell.row, cell.col))
     ctx.log(f"{corp} is parred at {money(price)}.")
@@ -117,21 +117,22 @@ def par(ctx: Ctx, corp: str, price: int) -> None:
     state, actor = ctx.state, ctx.actor
     c = state.corps[corp]
     require(c.par is None and c.certs[0] == IPO,
-            f"{corp} already has a par value; buy a share with: buy {corp}.", "1830 5.2")
+            f"{corp} already has a par value; buy a share with: buy {corp}.",
+            cite(ctx.state, "buy"))
     blocked = may_buy_now(state)
-    require(blocked is None, blocked or "", "1830 5.0")
+    require(blocked is None, blocked or "", cite(ctx.state, "stock_turn"))
     cost = 2 * price
     pars = ", ".join(f"${p}" for p in state.rules.market.par_prices)
     require(state.rules.market.par_cell(price) is not None,
-            f"{money(price)} is not a par value; choose one of {pars}.", "1830 4.2")
+            f"{money(price)} is not a par value; choose one of {pars}.", cite(ctx.state, "par"))
     require(player_cash(state, actor) >= cost, f"The {corp} president's certificate at par "
             f"{money(price)} costs {money(cost)}; you have {money(player_cash(state, actor))}.",
-            "1830 5.2")
+            cite(ctx.state, "buy"))
     problem = buy_blockers(state, actor, corp, 2, counted=False)
-    require(problem is None, problem or "", "1830 4.3")
+    require(problem is None, problem or "", cite(ctx.state, "certificates"))
     after, limit = certificate_count(state, actor) + 1, certificate_limit(state)
     require(after <= limit, f"That would give you {after} certificates; the limit is {limit}.",
-            "1830 4.3")
+            cite(ctx.state, "certificates"))
     place_par_token(ctx, corp, price)
     ctx.pay(player_holder(actor), BANK, cost)
     ctx.move_cert(corp, 0, player_holder(actor))
@@ -149,24 +150,24 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
     state, actor = ctx.state, ctx.actor
     c = state.corps[corp]
     require(c.par is not None, f"{corp} has no par value yet: buy its president's certificate "
-            f"first, e.g. par {corp} {state.rules.market.par_prices[-1]}.", "1830 5.2")
+            f"first, e.g. par {corp} {state.rules.market.par_prices[-1]}.", cite(ctx.state, "buy"))
     blocked = may_buy_now(state, corp)
-    require(blocked is None, blocked or "", "1830 5.0")
+    require(blocked is None, blocked or "", cite(ctx.state, "stock_turn"))
     where = choose_source(state, corp, source)
     require(not (state.round["turn"]["bought"] and where == IPO), "After a private company "
             "bought this turn, only shares from the bank pool (option private_trade=site).",
-            "1830 4.4")
+            cite(ctx.state, "multi_buy"))
     place = "the initial offering" if where == IPO else "the bank pool"
     available = ordinary_indexes(state, corp, where)
     require(count >= 1, "Buy at least one share.")
-    require(bool(available), f"There is no {corp} share in {place}.", "1830 5.2")
+    require(bool(available), f"There is no {corp} share in {place}.", cite(ctx.state, "buy"))
     if count > 1:
         multi = state.rules.zone_allows(state.zone(corp), "multi_buy")
         from_ipo_ok = state.options.get("brown_buy") == "pool-and-ipo"
         require(multi and (where == POOL or from_ipo_ok),
                 f"You may buy several shares at once only from the bank pool of a corporation "
                 f"whose share value is in the brown zone; {corp} is at ${state.price(corp)}.",
-                "1830 4.4")
+                cite(ctx.state, "multi_buy"))
         require(len(available) >= count, f"There are only {len(available)} {corp} shares in "
                 f"{place}.")
     price = c.par if where == IPO else state.price(corp)
@@ -174,14 +175,13 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
     cost = price * count
     require(player_cash(state, actor) >= cost, f"{count} {corp} share{'s' if count > 1 else ''} "
             f"from {place} cost {money(cost)}; you have {money(player_cash(state, actor))}.",
-            "1830 5.2")
+            cite(ctx.state, "buy"))
     problem = buy_blockers(state, actor, corp, count, corp_counts_toward_limit(state, corp))
-    require(problem is None, problem or "", "1830 4.3")
+    require(problem is None, problem or "", cite(ctx.state, "certificates"))
     for index in available[:count]:
         ctx.move_cert(corp, index, player_holder(actor))
-    if where == IPO and c.reissued:
-        ctx.pay(player_holder(actor), f"c:{corp}", cost)
-        redemption.ipo_sale_pays_company(ctx, corp, cost)
+    if where == IPO:
+        book(state).ipo_share_bought(ctx, actor, corp, cost)
     else:
         ctx.pay(player_holder(actor), BANK, cost)
     shares = f"{count} shares" if count > 1 else "a share"
@@ -243,8 +243,8 @@ def sale_blocker(state: GameState, name: str, corp: str, count: int) -> str | No
     if corp in state.round.get("turn", {}).get("sold", []) and \
             state.rules.extra.get("selling", {}).get("once_per_company_per_turn"):
         return (f"You sold {corp} shares this turn already: a company's shares are sold in "
-                "one sale (1870 Selling Shares, p.12).")
-    over = protection.over_limit_sale_problem(state, name, corp, count)
+                "one sale.")
+    over = book(state).sale_problem(state, name, corp, count)
     if over is not None:
         return over
     pool = pool_certificates(state, corp)
@@ -282,7 +282,7 @@ def sell_options(state: GameState, name: str) -> dict[str, int]:
 def sell(ctx: Ctx, sales: list[dict[str, Any]]) -> None:
     state = ctx.state
     blocked = may_sell_now(state)
-    require(blocked is None, blocked or "", "1830 5.1")
+    require(blocked is None, blocked or "", cite(ctx.state, "sell"))
     seen = [s["corp"] for s in sales]
     require(len(seen) == len(set(seen)), "Name each corporation once in a sale.")
     for sale in sales:
@@ -294,13 +294,8 @@ def sell_block(ctx: Ctx, corp: str, count: int) -> None:
     """Sell ``count`` shares of one corporation; the price drops after the whole block."""
     state, actor = ctx.state, ctx.actor
     problem = sale_blocker(state, actor, corp, count)
-    require(problem is None, problem or "", "1830 5.1")
-    protected = protection.protection_applies(state)
-    before = protection.snapshot(state, corp) if protected else None
-    sell_to_pool(ctx, actor, corp, count, protected=before is not None)
-    protection.forget_over_limit(ctx, actor, corp)
-    if before is not None:
-        protection.queue_sale(ctx, actor, corp, count, before)
+    require(problem is None, problem or "", cite(ctx.state, "sell"))
+    book(state).sell_shares(ctx, actor, corp, count)
     sold = dict(state.round["sold"])
     sold[actor] = sorted(set(sold.get(actor, [])) | {corp})
     turn = state.round["turn"]
@@ -313,16 +308,16 @@ def sell_block(ctx: Ctx, corp: str, count: int) -> None:
 def propose_private_sale(ctx: Ctx, sym: str, seller: str, buyer: str, price: int) -> None:
     state = ctx.state
     require(state.round["number"] > 1, "Private companies may not change hands between players "
-            "in the first stock round.", "1830 3.1")
+            "in the first stock round.", cite(ctx.state, "private_sale"))
     require(sym in state.privates and not state.privates[sym].closed,
             f"{sym} is not an open private company (all close when the phase that closes "
-            "them begins).", "1830 3.2")
+            "them begins).", cite(ctx.state, "privates_close"))
     require(state.privates[sym].owner == player_holder(seller), f"{seller} does not own {sym}.")
     require(buyer != seller and buyer in state.names, f"{buyer} is not another player.")
     require(price >= 0, "The price must be at least $0.")
     require(player_cash(state, buyer) >= price, f"{buyer} does not have {money(price)}.")
     require(certificate_count(state, buyer) < certificate_limit(state),
-            f"{buyer} is at the certificate limit.", "1830 4.3")
+            f"{buyer} is at the certificate limit.", cite(ctx.state, "certificates"))
     trade_as_purchase(state, ctx.actor, buyer)
     answer_by = buyer if ctx.actor == seller else seller
     ctx.round_set(proposal={"private": sym, "seller": seller, "buyer": buyer, "price": price,
@@ -332,10 +327,10 @@ def propose_private_sale(ctx: Ctx, sym: str, seller: str, buyer: str, price: int
 
 
 def private_trade(state: GameState) -> str:
-    """How players trade private companies (option private_trade): "turn" (1830 3.1: in
-    the buyer's or the seller's stock turn), "purchase" (1870 p.12: the buyer buys it in
-    his turn "instead of a share certificate"), "site" (18xx.games: as "purchase", and
-    in 1870 not in phase 1)."""
+    """How players trade private companies (option private_trade): "turn" (in the buyer's
+    or the seller's stock turn), "purchase" (the buyer buys it in his turn "instead of a
+    share certificate"), "site" (18xx.games: as "purchase", and not before the phase of
+    the title's ``private_trade_from_phase``).  cite(state, "private_trade")."""
     return state.options.get("private_trade", "turn")
 
 
@@ -344,7 +339,7 @@ def trade_as_purchase(state: GameState, actor: str, buyer: str) -> None:
     mode = private_trade(state)
     if mode == "turn":
         return
-    rule = "1870 Buying Shares, p.12" if state.title == "1870" else "1830 3.1"
+    rule = cite(state, "private_trade")
     require(actor == buyer, "A player buys a private company from another in his own turn, "
             f"as his purchase: {buyer} may make the offer (buy private ... from ...).", rule)
     blocked = may_buy_now(state)
@@ -356,32 +351,34 @@ def trade_as_purchase(state: GameState, actor: str, buyer: str) -> None:
             "(option private_trade=site).", rule)
 
 
-def answer_proposal(ctx: Ctx, accepted: bool) -> None:
+def answer_private_sale(ctx: Ctx, accepted: bool) -> None:
     state = ctx.state
     prop = state.round["proposal"]
     ctx.round_set(proposal=None)
     if not accepted:
         ctx.log(f"{ctx.actor} declines.")
         return
-    if prop.get("kind") == "redeem":
-        redemption.complete_redemption(ctx, prop["corp"], player_holder(prop["seller"]))
-        company_action_done(ctx, prop["proposer"])
-        return
     sym, seller, buyer, price = prop["private"], prop["seller"], prop["buyer"], prop["price"]
     require(player_cash(state, buyer) >= price, f"{buyer} no longer has {money(price)}.")
-    require(state.privates[sym].owner == player_holder(seller) and
-            not state.privates[sym].closed, f"{seller} no longer has {sym} to sell.")
+    require(private_still_held(state, prop), f"{seller} no longer has {sym} to sell.")
     ctx.pay(player_holder(buyer), player_holder(seller), price)
     ctx.emit(PrivateOwner(sym, player_holder(buyer)))
     ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
     ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=prop["proposer"])
-    if private_trade(state) != "turn":  # the turn's purchase (1870 p.12)
+    if private_trade(state) != "turn":  # the turn's purchase
         turn = state.round["turn"]
         ctx.round_set(turn={**turn, "bought": True, "sold_before_buy": bool(turn["sold"]),
                             "private_bought": True})
         if (not sell_options(state, buyer) or turn_order_rule(state) == "sell-buy") and \
                 not buys_after_private(state, buyer):
             end_turn(ctx, buyer)
+
+
+def private_still_held(state: GameState, prop: dict[str, Any]) -> bool:
+    """Whether the seller of a proposed private company still has it open (a private
+    company may be exchanged or closed while the sale waits for an answer)."""
+    private = state.privates[prop["private"]]
+    return private.owner == player_holder(prop["seller"]) and not private.closed
 
 
 # -- passing and the end of the round ----------------------------------------------------------
@@ -392,7 +389,7 @@ def pass_or_done(ctx: Ctx) -> None:
     problems = limit_problems(state, actor)
     if problems and sell_options(state, actor):
         raise RulesError(f"{'; '.join(problems)}: sell enough certificates before ending your "
-                         "turn.", "1830 4.3")
+                         "turn.", cite(ctx.state, "certificates"))
     if state.round["turn"]["acted"]:
         ctx.log(f"{actor} ends the turn.")
         end_turn(ctx)
@@ -400,110 +397,155 @@ def pass_or_done(ctx: Ctx) -> None:
     ctx.log(f"{actor} passes.")
     passes = state.round["passes"] + 1
     if passes >= len(state.players):
-        from .rounds import end_stock_round
-
-        end_stock_round(ctx)
+        book(state).stock_round_ends(ctx)
         return
     ctx.round_set(passes=passes, current=state.left_of(actor), turn=new_turn())
 
 
 def end_turn(ctx: Ctx, player: str | None = None) -> None:
-    """The turn is over: price protection offers for its sales, then the next player."""
+    """The turn is over: offers for its sales when the title has price protection
+    (Rulebook.offers_after_stock_turn), then the next player."""
     ctx.round_set(passes=0, turn=new_turn(), protection_last=None,
                   protection_seller=player or ctx.actor)
-    if not protection.next_offer(ctx):
+    if not book(ctx.state).offers_after_stock_turn(ctx):
         resume_after_protection(ctx)
 
 
 def resume_after_protection(ctx: Ctx) -> None:
-    """Play resumes left of the last president who protected, or left of the seller
-    (1870 Share Price Protection, p.13)."""
+    """Play resumes left of the last president who protected a sale of the turn (price
+    protection), or left of the player whose turn it was."""
     state = ctx.state
     after = state.round.get("protection_last") or state.round.get("protection_seller") \
         or ctx.actor
     ctx.round_set(current=state.left_of(after), protection_last=None, protection_seller=None)
 
 
-# -- dispatch ---------------------------------------------------------------------------------
+# -- the round as steps ----------------------------------------------------------------------
 
 
-def decide(ctx: Ctx, action: dict[str, Any]) -> None:
-    state, actor, kind = ctx.state, ctx.actor, action["type"]
-    rnd = state.round
-    if rnd.get("protection"):
-        protection.answer(ctx, action)
-        if not protection.next_offer(ctx):
-            resume_after_protection(ctx)
-        return
-    if rnd["proposal"]:
-        prop = rnd["proposal"]
-        what = (f"a {prop['corp']} share to {prop['corp']}" if prop.get("kind") == "redeem"
-                else prop["private"])
-        require(actor == prop["answer_by"] and kind in ("accept", "decline"),
+@dataclass(frozen=True)
+class StockRound(PlayersRound):
+    """A blocking step first (a proposal to answer, the title's price protection offer);
+    else the player whose turn it is acts, by the step for the action's type."""
+
+    def not_your_turn(self, state: GameState, actor: str) -> str:
+        rnd = state.round
+        return f"It is {rnd['current']}'s turn in stock round {rnd['number']}, not {actor}'s."
+
+    def refusal(self, state: GameState) -> RulesError:
+        return RulesError("In a stock round you may par a corporation, buy a share, sell "
+                          "shares, sell a private company to another player, or pass.",
+                          cite(state, "stock"))
+
+
+class AnswerPrivateSale(Step):
+    """A private company offered between players waits for the other side (3.1)."""
+
+    actions = frozenset({"accept", "decline"})
+    turn = False
+
+    def blocks(self, state: GameState) -> bool:
+        return bool(state.round.get("proposal"))
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        prop = ctx.state.round["proposal"]
+        require(ctx.actor == prop["answer_by"] and action["type"] in ("accept", "decline"),
                 f"{prop['answer_by']} must first accept or decline the sale of "
-                f"{what} for {money(prop['price'])}.")
-        answer_proposal(ctx, kind == "accept")
-        return
-    require(actor == rnd["current"], f"It is {rnd['current']}'s turn in stock round "
-            f"{rnd['number']}, not {actor}'s.")
-    if kind == "par":
-        par(ctx, action["corp"], action["price"])
-    elif kind == "buy_share":
-        buy_share(ctx, action["corp"], action.get("source"), action.get("count", 1))
-    elif kind == "sell":
+                f"{prop['private']} for {money(prop['price'])}.")
+        answer_private_sale(ctx, action["type"] == "accept")
+
+    def moves(self, state: GameState) -> Moves:
+        prop = state.round["proposal"]
+        held = private_still_held(state, prop)
+        return {prop["answer_by"]: ([{"action": {"type": "accept"}}] if held else []) +
+                [{"action": {"type": "decline"}}]}
+
+
+class BuyShares(Step):
+    """A president's certificate at a par value, or a share (5.2)."""
+
+    actions = frozenset({"par", "buy_share"})
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        if action["type"] == "par":
+            par(ctx, action["corp"], action["price"])
+        else:
+            buy_share(ctx, action["corp"], action.get("source"), action.get("count", 1))
+
+    def moves(self, state: GameState) -> Moves:
+        name = state.round["current"]
+        if may_buy_now(state) is None:
+            return {name: buy_moves(state, name)}
+        if state.round["turn"].get("private_bought"):
+            return {name: buys_after_private(state, name)}
+        return {}
+
+
+class SellShares(Step):
+    """Shares sold to the bank pool (5.1)."""
+
+    actions = frozenset({"sell"})
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
         sell(ctx, action["sales"])
-    elif kind == "sell_private":
-        propose_private_sale(ctx, action["private"], actor, action["to"], action["price"])
-    elif kind == "buy_private" and action.get("from"):
-        propose_private_sale(ctx, action["private"], action["from"], actor, action["price"])
-    elif kind == "pass":
+
+    def moves(self, state: GameState) -> Moves:
+        name = state.round["current"]
+        moves = []
+        for corp, most in sell_options(state, name).items():
+            least = min(n for n in range(1, most + 1)
+                        if sale_blocker(state, name, corp, n) is None)
+            moves.append({"action": {"type": "sell", "sales": [{"corp": corp, "count": least}]},
+                          "min": least, "max": most})
+        return {name: moves}
+
+
+class SellPrivate(Step):
+    """A private company offered to or asked of another player (3.1); the other side
+    accepts or declines."""
+
+    actions = frozenset({"sell_private", "buy_private"})
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        actor = ctx.actor
+        if action["type"] == "sell_private":
+            propose_private_sale(ctx, action["private"], actor, action["to"], action["price"])
+        elif action.get("from"):
+            propose_private_sale(ctx, action["private"], action["from"], actor, action["price"])
+        else:
+            raise STOCK_ROUND.refusal(ctx.state)
+
+
+class PassOrDone(Step):
+    """``pass`` (nothing done this turn) or ``done`` (the turn ends); everybody passing
+    in turn ends the round (5.0)."""
+
+    actions = frozenset({"pass"})
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
         pass_or_done(ctx)
-    elif kind == "redeem" and redemption.applies(state):
-        if redemption.redeem(ctx, action["corp"], action.get("from")):
-            company_action_done(ctx)
-    elif kind == "reissue" and redemption.applies(state):
-        redemption.reissue(ctx, action["corp"])
-        company_action_done(ctx)
-    elif kind in ("protect", "decline"):
-        raise RulesError("No president is being offered price protection now.",
-                         protection.RULE)
-    else:
-        raise RulesError("In a stock round you may par a corporation, buy a share, sell "
-                         "shares, sell a private company to another player, or pass.", SR_RULE)
+
+    def moves(self, state: GameState) -> Moves:
+        name = state.round["current"]
+        if limit_problems(state, name) and sell_options(state, name):
+            return {}
+        return {name: [{"action": {"type": "pass"}}]}
 
 
 def company_action_done(ctx: Ctx, president: str | None = None) -> None:
-    """A redemption or reissue is the president's whole turn and moves the priority."""
+    """A company's action (a title's redemption or reissue) is the president's whole
+    turn and moves the priority."""
     president = president or ctx.actor
     turn = ctx.state.round["turn"]
     ctx.round_set(turn={**turn, "acted": True, "company_action": True}, last_actor=president)
     end_turn(ctx, president)
 
 
-def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
-    rnd = state.round
-    if rnd.get("protection"):
-        return protection.moves(state)
-    if rnd["proposal"]:
-        prop = rnd["proposal"]
-        gone = prop.get("private") and (state.privates[prop["private"]].closed or state.privates[
-            prop["private"]].owner != player_holder(prop["seller"]))
-        return {prop["answer_by"]: ([] if gone else [{"action": {"type": "accept"}}]) +
-                [{"action": {"type": "decline"}}]}
-    name = rnd["current"]
-    moves: list[dict[str, Any]] = []
-    if may_buy_now(state) is None:
-        moves += buy_moves(state, name)
-    elif rnd["turn"].get("private_bought"):
-        moves += buys_after_private(state, name)
-    moves += redemption.moves(state, name)
-    for corp, most in sell_options(state, name).items():
-        least = min(n for n in range(1, most + 1) if sale_blocker(state, name, corp, n) is None)
-        moves.append({"action": {"type": "sell", "sales": [{"corp": corp, "count": least}]},
-                      "min": least, "max": most})
-    if not (limit_problems(state, name) and sell_options(state, name)):
-        moves.append({"action": {"type": "pass"}})
-    return {name: moves}
+#: the stock round's common steps, in order
+STEPS: tuple[Step, ...] = (AnswerPrivateSale(), BuyShares(), SellShares(), SellPrivate(),
+                           PassOrDone())
+#: the round of the common steps (a title with steps of its own makes its own)
+STOCK_ROUND = StockRound("stock", STEPS)
 
 
 def buy_moves(state: GameState, name: str) -> list[dict[str, Any]]:
@@ -530,4 +572,4 @@ def buy_moves(state: GameState, name: str) -> list[dict[str, Any]]:
     return moves
 
 
-__all__ = ["new_president", "new_stock_round", "decide", "legal", "place_par_token"]
+__all__ = ["new_president", "new_stock_round", "place_par_token"]

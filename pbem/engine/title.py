@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from .errors import SetupError
-from .rulesdata import load_json, rules_dir
+from .rulesdata import load_json, title_dir, title_names
 
 ZONES = {"y": "yellow", "o": "orange", "b": "brown", "g": "green", "c": "closed"}
 #: Market cell flags besides the zones: par cell, 1870 ledge cell, 1870 lower area.
@@ -298,7 +298,7 @@ def _merge(base: dict[str, Any], patch: dict[str, Any]) -> None:
 
 
 def _raw(title: str) -> dict[str, Any]:
-    if not (rules_dir() / title / "game.json").exists():
+    if not (title_dir(title) / "game.json").exists():
         raise SetupError(f"pbem does not know the game '{title}'; it knows {', '.join(titles())}.")
     data: dict[str, Any] = load_json(f"{title}/game.json")
     return data
@@ -394,4 +394,4 @@ def _parse(data: dict[str, Any]) -> Title:
 
 
 def titles() -> list[str]:
-    return sorted(p.parent.name for p in rules_dir().glob("*/game.json"))
+    return title_names()

@@ -1,5 +1,5 @@
 """Trains: what the bank offers, buying, phases, obsolescence and excess trains
-(1830 2.0-2.7, 6.6, 6.6.1)."""
+(the rulebooks' phases and train rules)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,15 @@ from typing import Any
 
 from .context import Ctx, money
 from .facts import Phase, PrivateClosed, Train
+from .market import operating_order
+from .registry import book
 from .state import BANK, POOL, GameState, corp_holder
 from .title import TrainDef
 
 SCRAP = "scrap"
+#: the phase events the common rules carry out; a title carries out its others
+#: (Rulebook.phase_event)
+COMMON_EVENTS = frozenset({"close_privates", "privates_buyable"})
 
 
 def train_count(state: GameState, train: TrainDef) -> int | None:
@@ -73,17 +78,11 @@ def buy_from_bank(ctx: Ctx, corp: str, train: TrainDef, price: int) -> None:
             enter_phase(ctx, new_phase)
 
 
-def rules_1870(state: GameState) -> bool:
-    """Whether the game is played by the 1870 rulebook (where its rules differ from
-    1830's and the data cannot say so)."""
-    return state.title == "1870"
-
-
 def enter_phase(ctx: Ctx, name: str) -> None:
-    """A phase begins at once: obsolete trains go, privates may close (1830 2.0); 1870
-    phase events (Game Phases, p.4-5): privates become buyable, privates close (their
-    placed tokens stay), the port and cattle tokens leave the map.  Trains over the new
-    limit are discarded by their presidents afterwards (ortrains.after_purchase)."""
+    """A phase begins at once: obsolete trains go, privates may close; the phase's
+    events (data phases[].events): privates become buyable, privates close (their placed
+    tokens stay), and the title's own (Rulebook.phase_event).  Trains over the new limit
+    are discarded by their presidents afterwards (ortrains.after_purchase)."""
     state = ctx.state
     phase = state.rules.phase(name)
     ctx.emit(Phase(name))
@@ -100,15 +99,9 @@ def enter_phase(ctx: Ctx, name: str) -> None:
         close_all_privates(ctx)
     if "privates_buyable" in phase.events:
         ctx.log("Public companies may now buy private companies from players.")
-    if "remove_port_and_cattle_tokens" in phase.events:
-        remove_port_and_cattle_tokens_event(ctx)
-
-
-def remove_port_and_cattle_tokens_event(ctx: Ctx) -> None:
-    """Phase 5 (1870, Game Phases, p.5): the port and cattle tokens leave the map."""
-    from .tokens import remove_port_and_cattle_tokens
-
-    remove_port_and_cattle_tokens(ctx)
+    for event in phase.events:
+        if event not in COMMON_EVENTS:
+            book(state).phase_event(ctx, event)
 
 
 def rust(ctx: Ctx, name: str) -> None:
@@ -131,8 +124,6 @@ def close_all_privates(ctx: Ctx) -> None:
 
 def over_limit(state: GameState) -> list[str]:
     """Corporations holding more trains than the limit, in market order (6.6.1)."""
-    from .market import operating_order
-
     limit = train_limit(state)
     corps = [s for s, c in state.corps.items() if len(c.trains) > limit and c.cell]
     return operating_order(state, corps)

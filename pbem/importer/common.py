@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.auction import unsold
-from ..engine.board import tile_at
+from ..engine.board.map import tile_at
 from ..engine.game import REFEREE
+from ..engine.market import floated_in_order
 from ..engine.ortrack import lay_fields
 from ..engine.ortrains import in_emergency
-from ..engine.rounds import floated_in_order
 from ..engine.state import IPO, GameState
 from ..engine.state import POOL as POOL_HOLDER
 from . import ids

@@ -16,11 +16,11 @@ from typing import Any
 
 from .. import service
 from ..engine import orrun, ortrack
-from ..engine.board import tile_at
+from ..engine.board.map import tile_at
+from ..engine.board.written import check_run
 from ..engine.facts import Fact, Record
 from ..engine.game import apply_facts
 from ..engine.operating import train_moves
-from ..engine.routes import check_run
 from ..engine.state import GameState
 from ..store import Store, open_store
 from .options import site_rules

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.board import BoardState
+from ..engine.board.map import BoardState
+from ..engine.board.search import RevenueRules, StopKey, TrainSpec, best_connection_run, best_run
+from ..engine.maps import title_map
 from ..engine.orrun import revenue_column, revenue_rules, train_specs
-from ..engine.routes import RevenueRules, StopKey, TrainSpec, best_connection_run, best_run
-from ..engine.state import GameState, title_map
+from ..engine.state import GameState
 from ..engine.title import load_title
 from ..store import open_store
 from .replay import replay_log

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import service
 from ..engine.state import GameState
+from ..identity import MAX_NAME, skeleton
 from ..notation import format_action
 from ..store import Store
 from .options import site_options
@@ -69,12 +70,14 @@ class Imported:
 
 
 def pbem_name(name: str, taken: set[str]) -> str:
-    """A site player name as a pbem player name (letters, digits, - and _)."""
-    base = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip()).strip("_") or "Player"
+    """A site player name as a pbem player name (letters, digits, - and _, at most
+    identity.MAX_NAME characters, not looking like another: ``taken`` holds the
+    skeletons of the names given so far)."""
+    base = re.sub(r"[^A-Za-z0-9_-]+", "_", name.strip()).strip("_")[:MAX_NAME - 3] or "Player"
     candidate, n = base, 2
-    while candidate.lower() in taken:
+    while skeleton(candidate) in taken:
         candidate, n = f"{base}_{n}", n + 1
-    taken.add(candidate.lower())
+    taken.add(skeleton(candidate))
     return candidate
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.board import tile_at
+from ..engine.board.map import tile_at
 from ..engine.state import GameState
 
 

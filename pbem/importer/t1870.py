@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.connection import eligible
 from ..engine.state import POOL as POOL_HOLDER
 from ..engine.state import GameState
+from ..engine.titles.t1870.connection import eligible
 from . import ids
 from .common import CommonTranslator
 from .sitelog import SiteAction

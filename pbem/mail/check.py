@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import aiosmtplib
 
-from .config import ConfigError, MailConfig
+from .config import ConfigError, MailConfig, ServerConfig
 from .inbound.imap import Mailbox, MailboxError
 from .outbound.smtp import connect
+
+
+def describe_config(config: MailConfig) -> list[str]:
+    """The configuration as ``pbem config check`` prints it: every setting but the
+    passwords, of which only where they come from is said."""
+    lines = [f"service: address {config.address or '-'}, name {config.name}, "
+             f"domain {config.mail_domain or '-'}, referee {config.referee or '-'}"]
+    for name, server in (("imap", config.imap), ("smtp", config.smtp)):
+        lines.append(f"{name}: {server.host or '-'}:{server.port} ({server.security}), user "
+                     f"{server.user or '-'}, password {_password_source(server)}")
+    limits = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+                       for k, v in asdict(config.limits).items())
+    lines.append(f"limits: {limits}")
+    lines.append(f"database: {config.database or '(the default)'}")
+    return lines
+
+
+def _password_source(server: ServerConfig) -> str:
+    if server.password_file:
+        return f"from {server.password_file}"
+    return "set (not shown)" if server.password else "none"
 
 
 async def check_servers(config: MailConfig) -> tuple[list[str], bool]:

@@ -34,7 +34,7 @@ class ServerConfig:
     port: int = 0
     security: str = "tls"
     user: str = ""
-    password: str = ""
+    password: str = field(default="", repr=False)  # never printed or logged
     password_file: str = ""
     timeout: float = 30.0
     ca_file: str = ""  # trust this CA (or self-signed certificate) too
@@ -82,6 +82,14 @@ class SmtpConfig(ServerConfig):
 @dataclass(frozen=True)
 class Limits:
     replies_per_address_per_day: int = 50
+    #: notices of a refused mail to one address of record: counted apart from the
+    #: replies, so forged mail cannot use the replies up
+    rejections_per_address_per_day: int = 1
+    #: mails from addresses that are nobody's address of record, read in an hour
+    stranger_mails_per_sender_per_hour: int = 10
+    stranger_mails_per_hour: int = 200
+    #: a larger mail is not fetched whole nor read (a short refusal to a player)
+    max_mail_bytes: int = 5 * 1024 * 1024
     lines_per_mail: int = 50
     retry_base_seconds: float = 60.0
     retry_max_seconds: float = 6 * 3600.0
@@ -239,6 +247,8 @@ def check(config: MailConfig) -> MailConfig:
         raise ConfigError(f"service.address must be a mail address, not {config.address!r}")
     if config.limits.lines_per_mail < 1:
         raise ConfigError("limits.lines_per_mail must be at least 1")
+    if config.limits.max_mail_bytes < 64 * 1024:
+        raise ConfigError("limits.max_mail_bytes must be at least 65536 (64 KiB)")
     return config
 
 

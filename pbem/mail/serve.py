@@ -21,7 +21,8 @@ from .config import MailConfig
 from .faults import fault
 from .inbound.imap import Mailbox, MailboxError
 from .outbound.smtp import Sender
-from .processing.process import process_inbox, store_message
+from .outbound.welcome import reissue_legacy_keys
+from .processing.process import HEAD_BYTES, process_inbox, store_message
 
 log = logging.getLogger("pbem.mail")
 MAX_BACKOFF = 300.0
@@ -65,12 +66,15 @@ class Poller:
         return report
 
     async def handle(self, mailbox: Mailbox, uid: int) -> str:
-        raw = await mailbox.fetch(uid)
+        limit = self.config.limits.max_mail_bytes
+        size = await mailbox.size(uid)
+        # a mail over the limit: only its start is fetched and kept (HEAD_BYTES)
+        raw = await mailbox.fetch(uid, HEAD_BYTES if size is not None and size > limit else None)
         if raw is None:
             return "again"
         fault("after-fetch")
         inbox_id, _ = store_message(self.store, mailbox.name, mailbox.uidvalidity, uid, raw,
-                                      now())
+                                    now(), size=max(size or 0, len(raw)), max_bytes=limit)
         fault("after-store")
         try:
             outcome = process_inbox(self.store, self.config, inbox_id, now())
@@ -88,6 +92,7 @@ class Poller:
         whatever is awaited at once (connecting, waiting for news, a slow answer): the
         processing of a message is never interrupted (it awaits nothing), and a message
         processed but not yet marked done is only marked on the next start."""
+        new_keys(self.store, self.config)
         backoff = 1.0
         while not self.stop.is_set():
             mailbox = Mailbox(self.config.imap, self.config.imap.secret())
@@ -149,6 +154,15 @@ class SendLoop:
                 await _wait_any(self.wake, self.stop, timeout)
         finally:
             await self.sender.close()
+
+
+def new_keys(store: Store, config: MailConfig) -> None:
+    """Players of a database written before keyed keys get new keys by mail, before
+    any mail is read (their old keys and reply codes no longer work)."""
+    try:
+        reissue_legacy_keys(store, config, now())
+    except StoreBusy:
+        log.warning("database busy; new keys are issued at the next start")
 
 
 async def _sleep_unless(stop: asyncio.Event, seconds: float) -> None:
@@ -216,6 +230,7 @@ async def poll_forever(store: Store, config: MailConfig) -> None:
 async def poll_once(store: Store, config: MailConfig, send: bool = True) -> PollReport:
     """Process what is waiting in the mailbox, then send what is due; return."""
     poller = Poller(store, config)
+    new_keys(store, config)
     mailbox = Mailbox(config.imap, config.imap.secret())
     try:
         await mailbox.open()

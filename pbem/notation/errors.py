@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbem.engine.errors import PbemError
 
-class NotationError(ValueError):
+
+class NotationError(PbemError, ValueError):
     """A command could not be read.
 
     ``message`` is a whole sentence for the player, ``text`` what they typed,
@@ -21,7 +23,6 @@ class NotationError(ValueError):
         reason: str = "",
     ) -> None:
         super().__init__(message)
-        self.message = message
         self.text = text
         self.suggestions = list(suggestions)
         self.reason = reason or message

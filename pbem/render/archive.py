@@ -20,6 +20,7 @@ from typing import Any
 
 from pbem.engine.game import apply_facts
 from pbem.engine.state import GameState
+from pbem.safe_text import visible
 
 from . import html
 from .archive_assets import PAGE_SCRIPT, PAGE_STYLE
@@ -96,9 +97,10 @@ def replay(start: GameState, events: Sequence[Mapping[str, Any]]) -> tuple[Build
         else:
             apply_facts(state, event["facts"])
             kept.append((event["seq"], state.clone()))
-        builder.add(Step(event["seq"], event["kind"], event.get("actor") or "-",
-                         event.get("received") or "", event.get("text") or "",
-                         list(event.get("log") or []), list(event.get("facts") or [])), state)
+        builder.add(Step(event["seq"], event["kind"], visible(event.get("actor") or "-"),
+                         visible(event.get("received") or ""), visible(event.get("text") or ""),
+                         [visible(line) for line in event.get("log") or []],
+                         list(event.get("facts") or [])), state)
     effective = {seq for seq, _ in kept}
     for step in builder.steps:
         step.undone = step.kind == "command" and step.seq not in effective
@@ -169,7 +171,8 @@ def archive_page(start: GameState, events: Sequence[Mapping[str, Any]],
            f'{layout.width:.0f} {layout.height:.0f}" width="{layout.width:.0f}" '
            f'height="{layout.height:.0f}"><rect width="100%" height="100%" fill="#fbf8f0"/>'
            f'{rulers(layout)}<g id="hexes"></g></svg>')
-    return f"""<!DOCTYPE html>
+    # what players wrote (talk, names) shows its control characters as pictures
+    return visible(f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>{PAGE_STYLE}</style></head>
@@ -195,4 +198,4 @@ def archive_page(start: GameState, events: Sequence[Mapping[str, Any]],
 <script id="data" type="application/octet-stream">{data_blob(builder)}</script>
 <script>{PAGE_SCRIPT}</script>
 </body></html>
-"""
+""")

@@ -20,7 +20,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from pbem.engine.board import BoardState, Map
+from pbem.engine.board.map import BoardState, Map
 from pbem.engine.state import GameState
 
 from .corps import letters

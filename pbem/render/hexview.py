@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.engine import hexes
-from pbem.engine.board import BoardState, Map, tile_at
-from pbem.engine.tiles import End
+from pbem.engine.board import hexes
+from pbem.engine.board.map import BoardState, Map, tile_at
+from pbem.engine.board.tiles import End
 
 #: Edges in the order the command language lists them (SW W NW NE E SE).
 EDGE_ORDER = tuple(range(6))

@@ -436,7 +436,7 @@ def reissues(state: GameState, moves: list[Move]) -> list[Offer]:
     for m in moves:
         corp = m["action"]["corp"]
         try:
-            from pbem.engine.redemption import new_par
+            from pbem.engine.titles.t1870.redemption import new_par
 
             par = f" at a new par of {money(new_par(state, corp))}"
         except (KeyError, ValueError, TypeError):
@@ -468,7 +468,7 @@ def token_markers(state: GameState, moves: list[Move]) -> list[Offer]:
 
 
 def marker_note(state: GameState, kind: str, places: list[str]) -> str:
-    from pbem.engine.tokens import token_private
+    from pbem.engine.titles.t1870.tokens import token_private
 
     sym = token_private(state, "port") or "port company"
     where = ", ".join(places)

@@ -78,7 +78,7 @@ def tokens_left(state: GameState, corp: str) -> tuple[int, int]:
     """(station tokens not on the board, tokens in all) of a corporation (1870: a
     destination marker kept at the connection run is one more, one placed in a city
     space in station marker wars is not one of the charter's)."""
-    from pbem.engine.tokens import station_prices, stations_placed
+    from pbem.engine.titles.t1870.tokens import station_prices, stations_placed
 
     total = len(station_prices(state, corp))
     placed = stations_placed(state, corp)

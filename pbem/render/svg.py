@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
-from pbem.engine import hexes
+from pbem.engine.board import hexes
+from pbem.engine.board.tiles import End
 from pbem.engine.state import GameState
-from pbem.engine.tiles import End
 
 from .corps import colour
 from .hexview import HexView, StopView

@@ -138,7 +138,7 @@ def limit_lines(state: GameState) -> list[str]:
 
 def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
     corps = active_corps(state)
-    redeemed = state.title == "1870" or any(treasury_shares(state, c) for c in corps)
+    redeemed = "redemption" in state.rules.extra or any(treasury_shares(state, c) for c in corps)
     head = ["Corp", "President", "Cash", "Par", "Price", "IPO", "Pool"]
     head += ["Own"] * redeemed + ["Trains", "Tokens", "Done"]
     rows = [head]

@@ -7,9 +7,11 @@ from .db import BUSY_TIMEOUT_SECONDS, DEFAULT_DB_PATH, Store, connect, default_d
 from .errors import ConcurrencyError, StoreBusy, StoreError, UnknownGame, UnknownPlayer
 from .events import CONTENT_FIELDS, EVENT_KINDS, SERVICE_KINDS, ZERO_HASH, effective, event_hash
 from .games import GAME_STATUSES, NOTIFY_MODES, PLAYER_SETTINGS
-from .keys import check_key, hash_key, new_player_key
+from .keys import check_key, hash_key, new_player_key, normalize_key
 from .mailqueue import INBOX_STATUSES, OUTBOX_STATUSES, InboxAdded
 from .migrations import MIGRATIONS, applied_migrations, apply_migrations
+from .record import Problem
+from .secret import ServerSecret, secret_path_for
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
@@ -23,6 +25,8 @@ __all__ = [
     "OUTBOX_STATUSES",
     "PLAYER_SETTINGS",
     "SERVICE_KINDS",
+    "Problem",
+    "ServerSecret",
     "ZERO_HASH",
     "ConcurrencyError",
     "InboxAdded",
@@ -40,5 +44,7 @@ __all__ = [
     "event_hash",
     "hash_key",
     "new_player_key",
+    "normalize_key",
     "open_store",
+    "secret_path_for",
 ]

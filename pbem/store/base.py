@@ -11,6 +11,7 @@ from typing import Any, Self
 from sqlite_utils import Database
 
 from .errors import StoreBusy, UnknownGame
+from .secret import ServerSecret, random_secret
 
 
 def canonical_json(value: Any) -> str:
@@ -34,9 +35,12 @@ class StoreBase:
     stale snapshot), inner blocks are savepoints inside it.
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, secret: ServerSecret | None = None) -> None:
         self.db = db
         self._depth = 0
+        #: keys the players' key hashes, reply codes and the record (see secret.py);
+        #: open_store sets the one that belongs to the file
+        self.secret = secret or random_secret()
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -106,6 +110,14 @@ class StoreBase:
             raise
         self._depth -= 1
         self.conn.execute(f"RELEASE SAVEPOINT {name}")
+
+    def seal_game(self, game_id: int) -> None:
+        """Reseal the game's chain head (RecordMixin) after a change to the game."""
+        raise NotImplementedError
+
+    def seal_games(self) -> None:
+        """Reseal the list of the games (RecordMixin) after a game was created."""
+        raise NotImplementedError
 
     # -- reading ------------------------------------------------------------
 

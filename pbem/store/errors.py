@@ -6,8 +6,10 @@ as it is.
 
 from __future__ import annotations
 
+from ..engine.errors import PbemError
 
-class StoreError(Exception):
+
+class StoreError(PbemError):
     """Base class: something the store refused or could not do."""
 
 

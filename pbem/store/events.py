@@ -1,8 +1,13 @@
-"""The append-only, hash-chained event stream of each game."""
+"""The append-only, hash-chained event stream of each game.
+
+Each event's hash is an HMAC under the server's secret (``secret.py``) of the hash
+before it and the event's content; the game's chain head (how many events, the last
+hash) is kept sealed in ``chain_heads`` (``record.py``), so a deleted last event, a
+deleted stream or a rehashed chain all show in ``pbem audit``.
+"""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping
@@ -10,6 +15,7 @@ from typing import Any
 
 from .base import StoreBase, canonical_json
 from .errors import ConcurrencyError, StoreError
+from .secret import ServerSecret
 
 #: command: a game command (facts); revert: an undo; setup: facts without a command;
 #: talk: table talk; order: a standing order set, cancelled or dropped; setting: a
@@ -44,11 +50,11 @@ def decode_event(row: Mapping[str, Any]) -> dict[str, Any]:
     return event
 
 
-def event_hash(prev_hash: str, event: Mapping[str, Any]) -> str:
-    """sha256 of ``prev_hash`` + the canonical JSON of the decoded content fields."""
+def event_hash(prev_hash: str, event: Mapping[str, Any], secret: ServerSecret) -> str:
+    """HMAC-SHA256 under the server secret of ``prev_hash`` and the canonical JSON of the
+    decoded content fields (``ServerSecret.mac("event", prev_hash, json)``)."""
     content = {field: event[field] for field in CONTENT_FIELDS}
-    data = (prev_hash + canonical_json(content)).encode("utf-8")
-    return hashlib.sha256(data).hexdigest()
+    return secret.mac("event", prev_hash, canonical_json(content))
 
 
 def effective(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -134,11 +140,12 @@ class EventsMixin(StoreBase):
             }
             # Hash what is stored, decoded again, so verify_chain sees the same thing.
             event = decode_event(row)
-            row["hash"] = event["hash"] = event_hash(prev_hash, event)
+            row["hash"] = event["hash"] = event_hash(prev_hash, event, self.secret)
             try:
                 self.db.table("events").insert(row)
             except sqlite3.IntegrityError as exc:  # only if someone bypassed BEGIN IMMEDIATE
                 raise ConcurrencyError(game_id, seq) from exc
+            self.seal_game(game_id)
         return event
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
@@ -172,18 +179,30 @@ class EventsMixin(StoreBase):
 
     def verify_chain(self, game_id: int) -> int | None:
         """None when the hash chain is intact, else the first seq whose hash or prev_hash
-        is wrong (a deleted event shows as a wrong prev_hash on the one after it)."""
+        is wrong (a deleted event shows as a wrong prev_hash on the one after it).
+        The chain alone cannot show that the last events were removed: the sealed
+        chain head can (``verify_record``)."""
+        broken = self.broken_links(game_id)
+        return broken[0] if broken else None
+
+    def broken_links(self, game_id: int) -> list[int]:
+        """Every seq whose hash or prev_hash does not follow from the events before it
+        and the server secret, in order."""
         self._require_game(game_id)
         rows = self._rows("SELECT * FROM events WHERE game_id = ? ORDER BY seq", [game_id])
-        expected_prev = ZERO_HASH
-        for row in rows:
-            if row["prev_hash"] != expected_prev:
-                return int(row["seq"])
-            try:
-                computed = event_hash(expected_prev, decode_event(row))
-            except (ValueError, TypeError):  # JSON columns that no longer decode
-                return int(row["seq"])
-            if row["hash"] != computed:
-                return int(row["seq"])
-            expected_prev = row["hash"]
-        return None
+        return broken_links(rows, self.secret)
+
+
+def broken_links(rows: list[dict[str, Any]], secret: ServerSecret) -> list[int]:
+    """The seqs of stored event rows (in seq order) whose links are wrong."""
+    broken: list[int] = []
+    expected_prev = ZERO_HASH
+    for row in rows:
+        try:
+            computed = event_hash(row["prev_hash"], decode_event(row), secret)
+        except (ValueError, TypeError):  # JSON columns that no longer decode
+            computed = None
+        if row["prev_hash"] != expected_prev or row["hash"] != computed:
+            broken.append(int(row["seq"]))
+        expected_prev = row["hash"]
+    return broken

@@ -8,6 +8,7 @@ from typing import Any
 
 from .base import StoreBase, canonical_json
 from .errors import StoreError, UnknownGame, UnknownPlayer
+from .keys import hash_key, reply_code
 
 GAME_STATUSES = ("active", "paused", "finished")
 NOTIFY_MODES = ("every", "round", "turn")
@@ -53,7 +54,9 @@ class GamesMixin(StoreBase):
                 }
             )
             game_id = table.last_rowid
-        assert game_id is not None
+            assert game_id is not None
+            self.seal_game(game_id)
+            self.seal_games()
         return game_id
 
     def game(self, game_id: int) -> dict[str, Any]:
@@ -71,6 +74,7 @@ class GamesMixin(StoreBase):
         with self.transaction():
             self._require_game(game_id)
             self.conn.execute("UPDATE games SET status = ? WHERE id = ?", [status, game_id])
+            self.seal_game(game_id)
 
     # -- players ------------------------------------------------------------
 
@@ -98,6 +102,7 @@ class GamesMixin(StoreBase):
                     "notify": "every",
                 }
             )
+            self.seal_game(game_id)
 
     def players(self, game_id: int) -> list[dict[str, Any]]:
         """The players of a game, by seat."""
@@ -126,6 +131,28 @@ class GamesMixin(StoreBase):
     def set_player_key_hash(self, game_id: int, seat: int, key_hash: str) -> None:
         self._update_player(game_id, seat, "key_hash", key_hash)
 
+    def set_player_key(self, game_id: int, seat: int, key: str) -> None:
+        """Give the player a new key (only its keyed hash is kept); the old key and the
+        reply code made from it stop working."""
+        self.set_player_key_hash(game_id, seat, self.key_hash(key))
+
+    def key_hash(self, key: str) -> str:
+        """What the store keeps of a player's key (an HMAC under the server secret)."""
+        return hash_key(key, self.secret)
+
+    def reply_code(self, player: Mapping[str, Any]) -> str:
+        """The code in the player's reply address ``pbem+<game>.<code>@domain``."""
+        return reply_code(self.secret, int(player["game_id"]), int(player["seat"]),
+                          str(player["key_hash"]))
+
+    def is_known_address(self, address: str) -> bool:
+        """True when ``address`` (any case) is a player's address of record or a
+        referee's, in any game."""
+        row = self._row("SELECT 1 AS x FROM players WHERE lower(email) = ? UNION ALL "
+                        "SELECT 1 FROM games WHERE lower(referee) = ? LIMIT 1",
+                        [address.lower(), address.lower()])
+        return row is not None
+
     def set_notify(self, game_id: int, seat: int, notify: str) -> None:
         self.set_player_setting(game_id, seat, "notify", notify)
 
@@ -150,3 +177,4 @@ class GamesMixin(StoreBase):
                 f"UPDATE players SET {column} = ? WHERE game_id = ? AND seat = ?",
                 [value, game_id, seat],
             )
+            self.seal_game(game_id)

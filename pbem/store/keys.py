@@ -1,77 +1,87 @@
-"""Player secret keys: short to type, stored only as salted hashes.
+"""Player secret keys and reply codes, keyed with the server's secret.
 
-A key is 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L),
-about 40 bits. Keys are compared without regard to case or surrounding blanks,
-because mail systems and people change case in addresses and subjects.
+A key is 15 characters from an alphabet without look-alikes (no 0/O, 1/I/L),
+written in three groups of five (``K7QW3-ZPAH9-MXT4R``): 74 bits. Keys are compared
+without regard to case, blanks or dashes, because mail systems and people change
+them.
 
-The stored form describes itself:
-``scrypt$<n>$<r>$<p>$<salt hex>$<hash hex>`` (what ``hash_key`` writes), and
-``pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>`` is also accepted.
+The store keeps ``hmac-sha256$<hex>``: an HMAC of the key under the server's secret
+(``secret.py``), not a slow password hash. The keys are random and long, so a slow
+hash adds nothing against someone who has the file but not the secret, and it would
+let anybody on the internet burn the server's CPU by mailing guessed keys. Checking a
+mail costs one HMAC, whatever the number of players.
+
+The reply code in a player's reply address (``pbem+<game>.<code>@domain``) is an HMAC
+of the game, the seat and the key hash: as secret as the key, new with every new
+key, and not computable from the database alone.
+
+Hashes written before the secret existed (``scrypt$...``, ``pbkdf2_sha256$...``)
+never match; such players get new keys (``is_legacy_hash``, see docs/store.md).
 """
 
 from __future__ import annotations
 
-import hashlib
+import base64
 import hmac
+import re
 import secrets
 
-KEY_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-KEY_LENGTH = 8
+from .secret import ServerSecret
 
-_SCRYPT_N = 2**14
-_SCRYPT_R = 8
-_SCRYPT_P = 1
-_DKLEN = 32
-_SALT_BYTES = 16
+KEY_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+KEY_LENGTH = 15  # 15 * log2(31) = 74.3 bits
+KEY_GROUP = 5
+HASH_PREFIX = "hmac-sha256$"
+REPLY_CODE_LENGTH = 16  # base32 characters: 80 bits
+
+_SEPARATORS = re.compile(r"[\s\-_]+")
 
 
 def new_player_key() -> str:
-    """A fresh random key such as ``K7QW3ZPA``."""
-    return "".join(secrets.choice(KEY_ALPHABET) for _ in range(KEY_LENGTH))
+    """A fresh random key such as ``K7QW3-ZPAH9-MXT4R``."""
+    key = "".join(secrets.choice(KEY_ALPHABET) for _ in range(KEY_LENGTH))
+    return "-".join(key[i:i + KEY_GROUP] for i in range(0, KEY_LENGTH, KEY_GROUP))
 
 
 def normalize_key(key: str) -> str:
-    return key.strip().upper()
+    """The key as compared: upper case, without blanks and dashes."""
+    return _SEPARATORS.sub("", key).upper()
 
 
-def _scrypt(key: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(
-        normalize_key(key).encode("utf-8"),
-        salt=salt,
-        n=n,
-        r=r,
-        p=p,
-        maxmem=64 * 1024 * 1024,
-        dklen=_DKLEN,
-    )
+def hash_key(key: str, secret: ServerSecret) -> str:
+    """What the store keeps of a key."""
+    return HASH_PREFIX + key_digest(key, secret)
 
 
-def hash_key(key: str) -> str:
-    """The salted scrypt hash of a key, as a self-describing string."""
-    salt = secrets.token_bytes(_SALT_BYTES)
-    digest = _scrypt(key, salt, _SCRYPT_N, _SCRYPT_R, _SCRYPT_P)
-    return f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${salt.hex()}${digest.hex()}"
+def key_digest(key: str, secret: ServerSecret) -> str:
+    return secret.mac("key", normalize_key(key))
 
 
-def check_key(key: str, stored: str) -> bool:
-    """True when ``key`` matches the stored hash (constant-time compare).
-
-    A stored value that cannot be parsed never matches.
-    """
-    parts = stored.split("$")
-    try:
-        if parts[0] == "scrypt" and len(parts) == 6:
-            n, r, p = int(parts[1]), int(parts[2]), int(parts[3])
-            salt, expected = bytes.fromhex(parts[4]), bytes.fromhex(parts[5])
-            actual = _scrypt(key, salt, n, r, p)
-        elif parts[0] == "pbkdf2_sha256" and len(parts) == 4:
-            iterations = int(parts[1])
-            salt, expected = bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
-            actual = hashlib.pbkdf2_hmac(
-                "sha256", normalize_key(key).encode("utf-8"), salt, iterations, len(expected)
-            )
-        else:
-            return False
-    except ValueError:
+def digest_matches(digest: str, stored: str) -> bool:
+    """True when ``stored`` is the hash whose digest is ``digest`` (constant time)."""
+    if not stored.startswith(HASH_PREFIX):
         return False
-    return hmac.compare_digest(actual, expected)
+    return hmac.compare_digest(digest.encode("ascii"),
+                               stored[len(HASH_PREFIX):].encode("ascii", "replace"))
+
+
+def check_key(key: str, stored: str, secret: ServerSecret) -> bool:
+    """True when ``key`` is the key whose hash is ``stored``."""
+    return digest_matches(key_digest(key, secret), stored)
+
+
+def is_legacy_hash(stored: str) -> bool:
+    """A hash from before the server secret (scrypt or PBKDF2): the key must be replaced."""
+    return not stored.startswith(HASH_PREFIX)
+
+
+def reply_code(secret: ServerSecret, game_id: int, seat: int, key_hash: str) -> str:
+    """The code in a player's reply address: lower-case base32, 16 characters."""
+    digest = secret.mac_bytes("reply", game_id, seat, key_hash)
+    return base64.b32encode(digest).decode("ascii")[:REPLY_CODE_LENGTH].lower()
+
+
+def reply_code_matches(code: str, secret: ServerSecret, game_id: int, seat: int,
+                       key_hash: str) -> bool:
+    expected = reply_code(secret, game_id, seat, key_hash)
+    return hmac.compare_digest(code.lower().encode("ascii", "replace"), expected.encode("ascii"))

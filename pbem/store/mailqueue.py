@@ -7,9 +7,12 @@ that ``outbox_due`` can compare them as text.
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .base import StoreBase
+from .base import StoreBase, canonical_json
 from .errors import StoreError
 
 INBOX_STATUSES = ("new", "processed", "ignored", "dead", "discarded")
@@ -32,13 +35,15 @@ class MailQueueMixin(StoreBase):
         message_id: str | None,
         raw: bytes,
         received: str,
+        size: int | None = None,
     ) -> InboxAdded:
         """Store an inbound message once.
 
         When a row with the same (mailbox, uidvalidity, uid), or the same
         non-empty Message-ID, exists already, nothing is written and that row's
         id is returned with ``new=False``; its status says whether it still
-        needs processing.
+        needs processing. ``size``: the whole message's size when ``raw`` is only
+        its start (a mail over the size limit is not stored whole).
         """
         with self.transaction():
             existing = None
@@ -63,6 +68,7 @@ class MailQueueMixin(StoreBase):
                     "raw": raw,
                     "received": received,
                     "status": "new",
+                    "size": len(raw) if size is None else size,
                 }
             )
             assert table.last_rowid is not None
@@ -82,9 +88,11 @@ class MailQueueMixin(StoreBase):
         error: str | None = None,
         game_id: int | None = None,
         processed: str | None = None,
+        sender: str | None = None,
+        stranger: bool | None = None,
     ) -> None:
-        """Set the status; also record the error, the game and the processing time
-        (each only when given)."""
+        """Set the status; also record the error, the game, the processing time, the
+        sender's address and whether it is a stranger's (each only when given)."""
         _check_status("an inbound message", status, INBOX_STATUSES)
         with self.transaction():
             self.inbox_get(inbox_id)
@@ -92,10 +100,24 @@ class MailQueueMixin(StoreBase):
                 """UPDATE inbox SET status = ?,
                        error = COALESCE(?, error),
                        game_id = COALESCE(?, game_id),
-                       processed = COALESCE(?, processed)
+                       processed = COALESCE(?, processed),
+                       sender = COALESCE(?, sender),
+                       stranger = COALESCE(?, stranger)
                    WHERE id = ?""",
-                [status, error, game_id, processed, inbox_id],
+                [status, error, game_id, processed, sender,
+                 None if stranger is None else int(stranger), inbox_id],
             )
+
+    def inbox_count_strangers(self, since: str, sender: str | None = None) -> int:
+        """How many mails from strangers (from anybody, or from ``sender``) received at
+        or after ``since`` were processed."""
+        if sender is None:
+            row = self._row("SELECT COUNT(*) AS n FROM inbox WHERE stranger = 1 AND "
+                            "received >= ?", [since])
+        else:
+            row = self._row("SELECT COUNT(*) AS n FROM inbox WHERE sender = ? AND "
+                            "stranger = 1 AND received >= ?", [sender.lower(), since])
+        return int(row["n"]) if row else 0
 
     def inbox_processed_uids(self, mailbox: str, uidvalidity: int, uids: list[int]) -> set[int]:
         """Which of ``uids`` are stored and no longer 'new' (they need only flagging on the
@@ -130,10 +152,14 @@ class MailQueueMixin(StoreBase):
         raw: bytes,
         created: str,
         purpose: str | None = None,
+        redact: Mapping[str, Any] | None = None,
     ) -> int:
         """Queue a message, due at once. Adding a Message-ID that is already queued
         writes nothing and returns the existing id (the Message-ID is stable).
-        ``purpose``: what the mail is (the mail service's word: ``re``, ``turn``, ...)."""
+        ``purpose``: what the mail is (the mail service's word: ``re``, ``turn``, ...).
+        ``redact``: what to remove from the stored copy once it is sent (``strings``:
+        secrets such as the reply code; ``body``: True to keep only the headers, for a
+        mail that carries a key), see ``redacted``."""
         with self.transaction():
             existing = self._row("SELECT id FROM outbox WHERE message_id = ?", [message_id])
             if existing is not None:
@@ -151,6 +177,7 @@ class MailQueueMixin(StoreBase):
                     "next_attempt": created,
                     "created": created,
                     "purpose": purpose,
+                    "redact": canonical_json(dict(redact)) if redact else None,
                 }
             )
             assert table.last_rowid is not None
@@ -197,20 +224,28 @@ class MailQueueMixin(StoreBase):
         row = self._row("SELECT MIN(next_attempt) AS due FROM outbox WHERE status = 'pending'")
         return row["due"] if row else None
 
-    def outbox_due(self, now: str) -> list[dict[str, Any]]:
-        """Pending messages whose next attempt is at or before ``now``, oldest first."""
+    def outbox_due(self, now: str, limit: int | None = None) -> list[dict[str, Any]]:
+        """Pending messages whose next attempt is at or before ``now``, oldest first (the
+        first ``limit`` of them: each row holds its whole mail)."""
         return self._rows(
             """SELECT * FROM outbox WHERE status = 'pending' AND next_attempt <= ?
-               ORDER BY next_attempt, id""",
-            [now],
+               ORDER BY next_attempt, id LIMIT ?""",
+            [now, -1 if limit is None else limit],
         )
 
     def outbox_mark_sent(self, outbox_id: int, sent: str) -> None:
-        self._outbox_update(
-            outbox_id,
-            "status = 'sent', sent = ?, next_attempt = NULL, attempts = attempts + 1",
-            [sent],
-        )
+        """Sent: and the secrets it carried (a key, the reply code) removed from the copy."""
+        with self.transaction():
+            self._outbox_update(
+                outbox_id,
+                "status = 'sent', sent = ?, next_attempt = NULL, attempts = attempts + 1",
+                [sent],
+            )
+            row = self._row("SELECT raw, redact FROM outbox WHERE id = ?", [outbox_id])
+            if row is not None and row["redact"]:
+                self.conn.execute("UPDATE outbox SET raw = ?, redact = NULL WHERE id = ?",
+                                  [redacted(bytes(row["raw"]), json.loads(row["redact"])),
+                                   outbox_id])
 
     def outbox_mark_retry(self, outbox_id: int, next_attempt: str, error: str) -> None:
         """A temporary failure (4xx, connection): try again at ``next_attempt``."""
@@ -232,6 +267,24 @@ class MailQueueMixin(StoreBase):
         with self.transaction():
             self.outbox_get(outbox_id)
             self.conn.execute(f"UPDATE outbox SET {assignments} WHERE id = ?", [*params, outbox_id])
+
+
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+REMOVED = b"[removed]"
+
+
+def redacted(raw: bytes, spec: Mapping[str, Any]) -> bytes:
+    """``raw`` without the ``strings`` of ``spec`` (each replaced by ``[removed]``), and
+    with ``body`` true, without its body (only the headers and a note are kept)."""
+    if spec.get("body"):
+        end = _HEADER_END.search(raw)
+        head = raw[:end.start()] if end else raw
+        raw = (head + b"\r\n\r\n(The body of this mail held a secret key and was removed "
+               b"after sending.)\r\n")
+    for secret in spec.get("strings") or ():
+        if secret:
+            raw = raw.replace(str(secret).encode("utf-8"), REMOVED)
+    return raw
 
 
 def _check_status(what: str, status: str, allowed: tuple[str, ...]) -> None:

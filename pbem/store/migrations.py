@@ -9,16 +9,22 @@ shipped.
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import re
 import sqlite3
 from collections.abc import Callable
+from typing import Any
 
 from sqlite_utils import Database
 
-from .base import StoreBase
+from .base import StoreBase, canonical_json
 from .errors import StoreError
+from .events import CONTENT_FIELDS, ZERO_HASH, decode_event, event_hash
 
-Migration = Callable[[Database], None]
+#: ``migrate(db)``, or ``migrate(db, store)`` for one that needs the store's methods or
+#: its server secret.
+Migration = Callable[..., None]
 
 
 def _run(db: Database, statements: list[str]) -> None:
@@ -135,11 +141,107 @@ def m0003_player_settings(db: Database) -> None:
     ])
 
 
+_APPEND_ONLY = [
+    """CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+       BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+    """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+       BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+]
+
+
+def m0004_keyed_record(db: Database, store: StoreBase) -> None:
+    """Issue 15: the server secret keys the record. New tables ``meta`` (the secret's
+    fingerprint, the sealed list of games) and ``chain_heads`` (each game's sealed head);
+    every event rehashed with the keyed formula (a chain that was already broken is
+    noted in ``meta``, and audit keeps reporting it); inbox columns ``sender``,
+    ``stranger``, ``size``; outbox column ``redact`` (what to remove once sent); the
+    bodies of welcome mails (they hold keys) removed. Players' old key hashes stay:
+    they never match, and the mail service issues new keys (docs/store.md)."""
+    _run(db, [
+        "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE chain_heads (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            events INTEGER NOT NULL,
+            last_hash TEXT NOT NULL,
+            roster TEXT NOT NULL,
+            seal TEXT NOT NULL
+        )""",
+        "ALTER TABLE inbox ADD COLUMN sender TEXT",
+        "ALTER TABLE inbox ADD COLUMN stranger INTEGER",
+        "ALTER TABLE inbox ADD COLUMN size INTEGER",
+        "CREATE INDEX inbox_sender ON inbox (sender, received)",
+        "CREATE INDEX inbox_stranger ON inbox (stranger, received)",
+        "ALTER TABLE outbox ADD COLUMN redact TEXT",
+        "CREATE INDEX players_email ON players (lower(email))",
+        "DROP TRIGGER IF EXISTS events_no_update",
+        "DROP TRIGGER IF EXISTS events_no_delete",
+    ])
+    secret = store.secret
+    db.execute("INSERT INTO meta (name, value) VALUES ('secret_fingerprint', ?)",
+               [secret.fingerprint])
+    games = [row[0] for row in db.execute("SELECT id FROM games ORDER BY id").fetchall()]
+    for game_id in games:
+        _rekey_chain(db, store, game_id)
+    _run(db, _APPEND_ONLY)
+    for game_id in games:
+        store.seal_game(game_id)
+    store.seal_games()
+    from .mailqueue import redacted
+
+    rows = db.execute("SELECT id, raw FROM outbox WHERE purpose = 'welcome'").fetchall()
+    for row_id, raw in rows:
+        db.execute("UPDATE outbox SET raw = ? WHERE id = ?",
+                   [redacted(bytes(raw), {"body": True, "strings": []}), row_id])
+
+
+def _rekey_chain(db: Database, store: StoreBase, game_id: int) -> None:
+    cursor = db.execute("SELECT * FROM events WHERE game_id = ? ORDER BY seq", [game_id])
+    names = [d[0] for d in cursor.description]
+    rows = [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
+    broken = _first_broken_unkeyed(rows)
+    if broken is not None:
+        db.execute("INSERT INTO meta (name, value) VALUES (?, ?)",
+                   [f"broken_before_keying:{game_id}", str(broken)])
+    prev = ZERO_HASH
+    for row in rows:
+        try:
+            digest = event_hash(prev, decode_event(row), store.secret)
+        except (ValueError, TypeError):  # a row that no longer decodes: keep it failing
+            digest = "unreadable"
+        db.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE game_id = ? AND seq = ?",
+                   [prev, digest, game_id, row["seq"]])
+        prev = digest
+
+
+def _first_broken_unkeyed(rows: list[dict[str, Any]]) -> int | None:
+    """The first seq where the chain of the code before 0004 (unkeyed sha256) breaks."""
+    prev = ZERO_HASH
+    for row in rows:
+        try:
+            content = {f: decode_event(row)[f] for f in CONTENT_FIELDS}
+        except (ValueError, TypeError):
+            return int(row["seq"])
+        digest = hashlib.sha256((prev + canonical_json(content)).encode("utf-8")).hexdigest()
+        if row["prev_hash"] != prev or row["hash"] != digest:
+            return int(row["seq"])
+        prev = row["hash"]
+    return None
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
     ("0003_player_settings", m0003_player_settings),
+    ("0004_keyed_record", m0004_keyed_record),
 ]
+
+
+def _call(migrate: Migration, store: StoreBase) -> None:
+    """A migration takes the database, or the database and the store."""
+    if len(inspect.signature(migrate).parameters) >= 2:
+        migrate(store.db, store)
+    else:
+        migrate(store.db)
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:
@@ -187,7 +289,7 @@ def apply_migrations(
         with store.transaction():
             if name in applied_migrations(store.conn):
                 continue  # another process applied it meanwhile
-            migrate(store.db)
+            _call(migrate, store)
             store.db.execute("INSERT INTO migrations (name, applied_at) VALUES (?, ?)", [name, now])
         done_now.append(name)
     return done_now

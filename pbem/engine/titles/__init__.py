@@ -1,16 +1,8 @@
-"""Per-title hooks: what the data in rules/<title>/ cannot express."""
+"""The built-in titles, each a package holding its Rulebook (titles/base.py): 1830 and
+1870.  Importing this package registers them (pbem.engine.registry)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from . import t1830, t1870
 
-if TYPE_CHECKING:
-    from ..state import GameState
-    from .base import Hooks
-
-
-def hooks_for(state: GameState) -> Hooks:
-    from . import t1830, t1870
-
-    known = {"1830": t1830.HOOKS, "1870": t1870.HOOKS}
-    return known[state.title]
+__all__ = ["t1830", "t1870"]

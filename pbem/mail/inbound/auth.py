@@ -2,8 +2,9 @@
 
 A mail counts as the player's when it comes from the player's address of
 record AND carries the player's secret key: the reply address code
-(``pbem+<game>.<code>@domain``, see ``compose.reply_tag``), the key itself in
-the plus-address or the subject tag, or a ``key XXXX`` line.
+(``pbem+<game>.<code>@domain``, see ``store.keys.reply_code``), the key itself in
+the plus-address or the subject tag, or a ``key XXXX`` line. One key is checked per
+mail, with one keyed hash (no slow hash a stranger could make the server compute).
 """
 
 from __future__ import annotations
@@ -11,10 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...store import Store, UnknownGame, check_key
-from ...store.keys import KEY_LENGTH
+from ...store import Store, UnknownGame
+from ...store.keys import (
+    KEY_LENGTH,
+    digest_matches,
+    key_digest,
+    normalize_key,
+    reply_code_matches,
+)
 from ..config import MailConfig
-from ..outbound.compose import game_of_own_id, reply_tag
+from ..outbound.compose import game_of_own_id
 from .mime import InboundMail
 from .routing import find_plus_address, referenced_ids, subject_tag
 
@@ -53,38 +60,60 @@ def find_game(store: Store, config: MailConfig, mail: InboundMail) -> tuple[int,
     return None
 
 
+def first_key(keys: list[str | None]) -> str | None:
+    """The one key a mail is checked with: the first given, in the order of the
+    caller's list (plus-address, subject tag, key line)."""
+    return next((key.lower() for key in keys if key), None)
+
+
+def key_holders(store: Store, game_id: int, players: list[dict[str, Any]],
+                key: str | None) -> list[dict[str, Any]]:
+    """The players whose reply code or key ``key`` is: one keyed hash of the key, then
+    constant-time comparisons, whatever the number of players."""
+    if not key:
+        return []
+    digest = key_digest(key, store.secret) if _could_be_key(key) else None
+    return [p for p in players
+            if reply_code_matches(key, store.secret, game_id, p["seat"], p["key_hash"])
+            or (digest is not None and digest_matches(digest, p["key_hash"]))]
+
+
+def _could_be_key(key: str) -> bool:
+    return len(normalize_key(key)) == KEY_LENGTH
+
+
 def game_by_key(store: Store, mail: InboundMail, key: str | None) -> int | None:
     """The game of a mail that names none (no reply address, tag or reference of ours)
-    but comes from a player's address of record with his key on a ``key`` line."""
+    but comes from a player's address of record with his key on a ``key`` line (one
+    keyed hash of the key, whatever the number of his games)."""
     if not key or not mail.from_addr:
         return None
-    for player in store.players_by_email(mail.from_addr):
-        if player["status"] == "active" and key_matches(player["game_id"], player, key):
+    active = [p for p in store.players_by_email(mail.from_addr) if p["status"] == "active"]
+    digest = key_digest(key, store.secret) if _could_be_key(key) else None
+    for player in active:
+        if digest is not None and digest_matches(digest, player["key_hash"]):
             return int(player["game_id"])
     return None
 
 
-def key_matches(game_id: int, player: dict[str, Any], key: str) -> bool:
-    if key == reply_tag(game_id, player["seat"], player["key_hash"]):
-        return True
-    return len(key) == KEY_LENGTH and check_key(key, player["key_hash"])
-
-
 def authenticate(store: Store, mail: InboundMail, game_id: int,
                  keys: list[str | None]) -> Sender:
+    """The player the mail is from, or why not and whom to tell. At most one key is
+    checked per mail (the first one given), and the address of record first."""
     players = store.players(game_id)
-    given = list(dict.fromkeys(k.lower() for k in keys if k))
-    of_record = [p for p in players if p["email"].strip().lower() == mail.from_addr]
-    for player in of_record:
-        if any(key_matches(game_id, player, key) for key in given):
-            return Sender(player)
+    key = first_key(keys)
+    of_record = [p for p in players
+                 if mail.from_addr and p["email"].strip().lower() == mail.from_addr]
     if of_record:
-        why = ("it carries no key" if not given else "the key in it is not yours")
+        mine = key_holders(store, game_id, of_record, key)
+        if mine:
+            return Sender(mine[0])
+        why = ("it carries no key" if not key else "the key in it is not yours")
         return Sender(None, f"{why}; a mail to the game needs your address and your key",
                       notify=of_record[0])
-    for player in players:
-        if any(key_matches(game_id, player, key) for key in given):
-            return Sender(None, f"it came from {mail.from_addr or 'an unknown address'}, which "
-                          f"is not your address of record, although it carries your key",
-                          notify=player, leaked=True)
+    holders = key_holders(store, game_id, players, key)
+    if holders:
+        return Sender(None, f"it came from {mail.from_addr or 'an unknown address'}, which "
+                      f"is not your address of record, although it carries your key",
+                      notify=holders[0], leaked=True)
     return Sender(None, f"{mail.from_addr or 'the sender'} is not a player of game #{game_id}")

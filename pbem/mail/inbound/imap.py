@@ -26,6 +26,7 @@ T = TypeVar("T")
 _UIDVALIDITY = re.compile(rb"UIDVALIDITY (\d+)")
 _PERMANENTFLAGS = re.compile(rb"PERMANENTFLAGS \(([^)]*)\)")
 _EXISTS = re.compile(rb"^\d+ EXISTS")
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)", re.IGNORECASE)
 SYSTEM_FLAG_SEARCH = {"\\seen": "UNSEEN", "\\flagged": "UNFLAGGED", "\\answered": "UNANSWERED"}
 
 
@@ -175,10 +176,24 @@ class Mailbox:
             uids.extend(int(x) for x in bytes(line).split() if x.isdigit())
         return sorted(set(uids))
 
-    async def fetch(self, uid: int) -> bytes | None:
-        """The raw message, or None when it is gone."""
+    async def size(self, uid: int) -> int | None:
+        """The message's size in bytes (RFC822.SIZE), or None when it is gone."""
         assert self.client is not None
-        response = await self._call(self.client.uid("fetch", str(uid), "(UID BODY.PEEK[])"))
+        response = await self._call(self.client.uid("fetch", str(uid), "(UID RFC822.SIZE)"))
+        if response.result != "OK":
+            raise MailboxError(f"fetch of UID {uid} refused: {_text(response)}")
+        for item in response.lines:
+            found = _SIZE.search(bytes(item)) if isinstance(item, bytes | bytearray) else None
+            if found:
+                return int(found.group(1))
+        return None
+
+    async def fetch(self, uid: int, first: int | None = None) -> bytes | None:
+        """The raw message (only its ``first`` bytes when given), or None when it is
+        gone."""
+        assert self.client is not None
+        part = "BODY.PEEK[]" if first is None else f"BODY.PEEK[]<0.{first}>"
+        response = await self._call(self.client.uid("fetch", str(uid), f"(UID {part})"))
         if response.result != "OK":
             raise MailboxError(f"fetch of UID {uid} refused: {_text(response)}")
         for item in response.lines:

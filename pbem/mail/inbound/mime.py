@@ -41,6 +41,10 @@ MAX_PARTS = 500
 MAX_HEADER_LENGTH = 64 * 1024
 """Header values are cut to this length before they are parsed."""
 
+MAX_DEPTH = 40
+"""A mail whose MIME parts nest deeper is not parsed beyond its headers (the
+stdlib parser recurses once per level; a thousand levels are a RecursionError)."""
+
 
 # ---------------------------------------------------------------------------
 # Data
@@ -87,6 +91,8 @@ class InboundMail:
     raw_size: int = 0
     notes: list[str] = field(default_factory=list)
     """Problems met while decoding (unknown charset, truncated body, ...)."""
+    unreadable: str = ""
+    """Why the body was not read at all (a limit), as a sentence; "" when it was."""
 
     def header(self, name: str) -> str | None:
         """The first header called ``name`` (case-insensitive), or None."""
@@ -355,6 +361,32 @@ def _addresses(values: list[str]) -> list[tuple[str, str]]:
     return result
 
 
+_ADDR_SPEC = r"[^\s<>@,;:\"()\[\]\\]{1,64}@[^\s<>@,;:\"()\[\]\\]{1,255}"
+_STRICT_FROM = [
+    re.compile(rf"(?P<addr>{_ADDR_SPEC})"),
+    re.compile(rf"(?P<name>\"(?:[^\"\\]|\\.)*\"|[^<>@,;:\"\[\]\\]*?)\s*<(?P<addr>{_ADDR_SPEC})>"),
+    re.compile(rf"(?P<addr>{_ADDR_SPEC})\s*\((?P<name>[^()\\]*)\)"),
+]
+
+
+def strict_from(values: list[str]) -> tuple[str, str] | None:
+    """(display name, lower-cased address) of a From header that names exactly one
+    mailbox in plain RFC 5322 form, else None: two From headers, two addresses, an
+    address in the display name (``ann@x.test <evil@y.test>``) or anything a
+    lenient parser would have to guess at is refused."""
+    if len(values) != 1:
+        return None
+    value = _FOLD.sub("", values[0]).strip()
+    for pattern in _STRICT_FROM:
+        m = pattern.fullmatch(value)
+        if m:
+            name = (m.groupdict().get("name") or "").strip()
+            if name.startswith('"') and name.endswith('"') and len(name) >= 2:
+                name = re.sub(r"\\(.)", r"\1", name[1:-1])
+            return decode_header_words(name), m.group("addr").lower()
+    return None
+
+
 _MSGID = re.compile(r"<([^<>\s]{1,998})>")
 
 
@@ -485,8 +517,18 @@ def parse_message(raw: bytes) -> InboundMail:
     ``attachments`` without decoding them.
     """
     mail = InboundMail(raw_size=len(raw) if isinstance(raw, bytes | bytearray) else 0)
+    depth = mime_depth(bytes(raw), MAX_DEPTH)
     try:
+        if depth > MAX_DEPTH:
+            raise RecursionError
         msg = message_from_bytes(bytes(raw), policy=compat32)
+    except RecursionError:
+        mail.unreadable = (f"its MIME parts are nested more than {MAX_DEPTH} levels deep, so "
+                           "it was not read")
+        head = _headers_only(bytes(raw))
+        if head is not None:
+            _read_headers(head, mail)
+        return mail
     except Exception as exc:  # the stdlib parser is lenient; this is a last resort
         mail.notes.append(f"message could not be parsed: {type(exc).__name__}")
         return mail
@@ -501,6 +543,44 @@ def parse_message(raw: bytes) -> InboundMail:
     return mail
 
 
+def _headers_only(raw: bytes) -> Message | None:
+    from email.parser import BytesHeaderParser
+
+    try:
+        return BytesHeaderParser(policy=compat32).parsebytes(raw)
+    except Exception:
+        return None
+
+
+_BOUNDARY = re.compile(rb'boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))', re.I)
+
+
+def mime_depth(raw: bytes, limit: int = MAX_DEPTH) -> int:
+    """How deep the multipart parts of ``raw`` nest, read from its lines without
+    parsing: each boundary declared opens a level, a delimiter line of an outer
+    boundary closes the levels inside it. Counting stops past ``limit``."""
+    opened: list[bytes] = []
+    deepest = 0
+    for line in raw.split(b"\n"):
+        if line.startswith(b"--") and opened:
+            text = line.rstrip()
+            for index in range(len(opened) - 1, -1, -1):
+                if text == b"--" + opened[index] + b"--":  # the end of that multipart
+                    del opened[index:]
+                    break
+                if text == b"--" + opened[index]:  # its next part: the ones inside end
+                    del opened[index + 1:]
+                    break
+            continue
+        found = _BOUNDARY.search(line)
+        if found:
+            opened.append(found.group(1) or found.group(2))
+            deepest = max(deepest, len(opened))
+            if deepest > limit:
+                break
+    return deepest
+
+
 _DELIVERED_TO = ("delivered-to", "x-original-to", "envelope-to", "x-envelope-to")
 
 
@@ -508,9 +588,12 @@ def _read_headers(msg: Message, mail: InboundMail) -> None:
     mail.headers = [(str(k), _header_value(v)) for k, v in msg.raw_items()]
     ids = _message_ids(mail.header("Message-ID"))
     mail.message_id = ids[0] if ids else None
-    senders = _addresses(mail.header_all("From")[:1])
-    if senders:
-        mail.from_name, mail.from_addr = senders[0]
+    sender = strict_from(mail.header_all("From"))
+    if sender is not None:
+        mail.from_name, mail.from_addr = sender
+    elif mail.header_all("From"):
+        mail.notes.append("the From header does not name exactly one plain address; "
+                          "the sender is unknown")
     mail.to_addrs = [a for _, a in _addresses(mail.header_all("To"))]
     mail.cc_addrs = [a for _, a in _addresses(mail.header_all("Cc"))]
     delivered: list[str] = []

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from ...safe_text import one_line
 from .html import INVISIBLE
 
 __all__ = [
@@ -141,7 +142,9 @@ _MAX_ATTRIBUTION = 300
 
 
 def _clean(line: str) -> str:
-    return line.translate(INVISIBLE).strip()
+    """The line as read: invisible characters dropped at its ends, control characters
+    (terminal escapes, bells) made visible (pbem.safe_text), so they are never stored."""
+    return one_line(line.translate(INVISIBLE).strip())
 
 
 def _is_quoted(line: str) -> bool:

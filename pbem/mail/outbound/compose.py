@@ -8,8 +8,7 @@ and adds it to the outbox inside the caller's transaction.
 
 from __future__ import annotations
 
-import base64
-import hashlib
+import logging
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -22,14 +21,25 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.policy import compat32
 from email.utils import format_datetime, formataddr
+from typing import Any
 
+from ...identity import InvalidPlayer, check_address
+from ...safe_text import one_line
 from ...store import Store
 from ..config import MailConfig
 from .templates import fill, shorten, to_html
 from .views import MAIL_LIMIT, MapImage, drawn_map
 
-# Purposes; the reply cap counts the mails of the REPLY_PURPOSES sent to an address.
-REPLY_PURPOSES = ("re", "rej")
+log = logging.getLogger("pbem.mail")
+
+# Purposes; the reply cap counts the mails of the REPLY_PURPOSES sent to an address, the
+# rejection cap those of REJECTION_PURPOSES (apart, so forged mail cannot use the replies up).
+REPLY_PURPOSES = ("re",)
+REJECTION_PURPOSES = ("rej",)
+#: the warning that a player's key came from another address: capped apart again
+LEAK_PURPOSES = ("leak",)
+#: mails that carry a player's key: only their headers are kept once sent
+KEY_PURPOSES = ("welcome", "key")
 
 
 @dataclass
@@ -40,9 +50,11 @@ class Outgoing:
     template: str
     values: dict[str, object]
     subject: str
-    purpose: str  # re (result), rej (rejected), turn, upd, talk, over, welcome, ref
+    purpose: str  # re (result), rej (rejected), turn, upd, talk, over, welcome, key, ref
     game_id: int | None = None
     reply_to: str | None = None
+    #: the player whose reply address (with his reply code) goes in Reply-To
+    reply_for: dict[str, Any] | None = None
     thread: str | None = None  # thread key (sr1, ...): References the thread root
     in_reply_to: str | None = None  # the player's Message-ID we answer
     extra_references: list[str] = field(default_factory=list)
@@ -73,14 +85,15 @@ def game_of_own_id(config: MailConfig, mid: str) -> int | None:
 
 
 def subject_for(title: str, game_id: int, text: str) -> str:
-    """``[1830 #12] SR 1: Alice to act``."""
-    return shorten(f"[{title} #{game_id}] {text}", 120)
+    """``[1830 #12] SR 1: Alice to act`` (control characters made visible)."""
+    return shorten(one_line(f"[{title} #{game_id}] {text}"), 120)
 
 
 def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
     """The whole message as bytes with CRLF line ends: text and HTML alternatives; when
     the text shows the map, the HTML and the map picture (inline, by Content-ID), as
     large as fits the mail in MAIL_LIMIT bytes (none when the player chose none)."""
+    out.subject = one_line(out.subject)
     text = fill(config.templates_dir, out.template, out.values)
     plain = _text_part(text, "plain")
     drawn = drawn_map(text) if out.picture else None
@@ -174,20 +187,28 @@ def _references(config: MailConfig, out: Outgoing) -> list[str]:
 
 
 def queue_mail(store: Store, config: MailConfig, out: Outgoing, now: str) -> str:
-    """Build the mail and add it to the outbox (in the caller's transaction); its id."""
+    """Build the mail and add it to the outbox (in the caller's transaction); its id.
+
+    The reply address of ``out.reply_for`` carries his reply code (store.reply_code);
+    the stored copy loses the code once sent, and a mail that carries a key
+    (KEY_PURPOSES) its body. A recipient that is not one plain address (a database
+    written before addresses were checked) gets nothing: the mail is left out and
+    logged, and nothing else of the transaction is undone. Returns "" then."""
+    if not out.recipient:  # a player without an address (an imported game) gets no mail
+        return ""
+    try:
+        check_address(out.recipient)
+    except InvalidPlayer as exc:
+        log.warning("mail to %s for game %s left out: %s", one_line(out.recipient[:80]),
+                    out.game_id, exc)
+        return ""
+    code = None
+    if out.reply_for is not None:
+        code = store.reply_code(out.reply_for)
+        out.reply_to = config.plus_address(int(out.reply_for["game_id"]), code)
     mid = message_id(config, out.game_id, out.purpose)
     raw = build(config, out, mid, now)
-    store.outbox_add(mid, out.game_id, out.recipient, out.subject, raw, now, out.purpose)
+    redact = {"strings": [code] if code else [], "body": out.purpose in KEY_PURPOSES}
+    store.outbox_add(mid, out.game_id, out.recipient, one_line(out.subject), raw, now,
+                     out.purpose, redact=redact)
     return mid
-
-
-def reply_tag(game_id: int, seat: int, key_hash: str) -> str:
-    """The code in a player's reply address ``pbem+<game>.<tag>@domain``.
-
-    The store keeps only a hash of each player's key, so the reply address
-    cannot carry the key itself; it carries a code derived from that hash. It
-    is as secret as the key (only the player's mails show it) and changes when
-    the key is replaced.
-    """
-    digest = hashlib.sha256(f"pbem-reply:{game_id}:{seat}:{key_hash}".encode()).digest()
-    return base64.b32encode(digest).decode("ascii")[:16].lower()

@@ -13,7 +13,7 @@ from ...render.recent import RECENT_LIMIT, since_last_turn, visible_to
 from ...render.tables import holdings_text, round_key
 from ...store import Store
 from ..config import MailConfig
-from .compose import Outgoing, queue_mail, reply_tag, subject_for
+from .compose import Outgoing, queue_mail, subject_for
 from .templates import shorten, wrap_paragraph
 from .views import (
     GameView,
@@ -85,8 +85,7 @@ def game_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
         subject=subject or subject_for(game["title"], game["id"], views.situation),
         purpose=purpose, game_id=game["id"], thread=thread_key(views.state),
         picture=player.get("picture", "on") != "off",
-        reply_to=config.plus_address(game["id"], reply_tag(game["id"], player["seat"],
-                                                           player["key_hash"])),
+        reply_for=player,
     )
 
 
@@ -250,7 +249,7 @@ def _talk(store: Store, config: MailConfig, game: dict[str, Any], players: list[
     if private and referee and views.state.options.get("private_talk") == "referee":
         copy = {"name": "the referee", "email": referee, "seat": -1, "key_hash": ""}
         out = _talk_mail(config, game, copy, views, run.player, private)
-        out.reply_to = None  # the referee answers by the command line
+        out.reply_for = out.reply_to = None  # the referee answers by the command line
         queue_mail(store, config, out, now)
 
 

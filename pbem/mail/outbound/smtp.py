@@ -26,6 +26,10 @@ _RETRYABLE = (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
               TimeoutError)
 
 
+#: mails read from the outbox at a time (each holds its whole mail, pictures included)
+BATCH = 20
+
+
 @dataclass
 class SendReport:
     sent: int = 0
@@ -65,14 +69,19 @@ class Sender:
                 client.close()
 
     async def send_due(self, stop: Any = None) -> SendReport:
-        """Send every mail that is due now (until ``stop`` is set)."""
+        """Send every mail that is due now (until ``stop`` is set), BATCH at a time: a
+        backlog of thousands of mails (after an outage) is never read into memory at
+        once."""
         report = SendReport()
-        for row in self.store.outbox_due(now()):
-            if stop is not None and stop.is_set():
-                break
-            outcome = await self.send_one(row)
-            setattr(report, outcome, getattr(report, outcome) + 1)
-        return report
+        while True:
+            batch = self.store.outbox_due(now(), BATCH)
+            for row in batch:
+                if stop is not None and stop.is_set():
+                    return report
+                outcome = await self.send_one(row)
+                setattr(report, outcome, getattr(report, outcome) + 1)
+            if len(batch) < BATCH:
+                return report
 
     async def send_one(self, row: dict[str, Any]) -> str:
         try:

@@ -23,6 +23,7 @@ from string import Template
 
 from ...render.corps import letters
 from ...render.html import colour_map, colour_symbols
+from ...safe_text import visible
 
 TEXT_WIDTH = 78
 BLOCK_WIDTH = 100
@@ -44,14 +45,15 @@ def _load(directory: str, name: str) -> str:
 
 
 def fill(directory: Path, name: str, values: dict[str, object]) -> str:
-    """The text of template ``name`` (e.g. ``player-your-turn.txt``) with ``values``."""
+    """The text of template ``name`` (e.g. ``player-your-turn.txt``) with ``values``
+    (control characters in them made visible, see pbem.safe_text)."""
     source = _load(str(directory), name)
-    prose = {k: str(v) for k, v in values.items() if not k.endswith("_section")}
+    prose = {k: visible(str(v)) for k, v in values.items() if not k.endswith("_section")}
     out: list[str] = []
     for line in source.splitlines():
         section = _SECTION_LINE.match(line)
         if section:
-            block = str(values.get(section.group(1), "") or "")
+            block = visible(str(values.get(section.group(1), "") or ""))
             if block.strip():
                 out.extend(block.rstrip("\n").splitlines())
             continue

@@ -1,4 +1,5 @@
-"""The commands that answer the sender and change nothing: help, show, history."""
+"""The commands that answer the sender and change nothing: show, history (and help, which
+lists the catalog, in catalog.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,6 @@ from .units import Action, MailCommand
 
 if TYPE_CHECKING:
     from .turn import MailTurn
-
-
-def help_(turn: MailTurn, command: str, action: Action, actor: str) -> None:
-    from .catalog import CATALOG  # the catalog lists this module's units
-
-    turn.answers.append(CATALOG.help_text(action.get("topic")))
 
 
 def show(turn: MailTurn, command: str, action: Action, actor: str) -> None:
@@ -30,9 +25,6 @@ def history(turn: MailTurn, command: str, action: Action, actor: str) -> None:
 
 
 UNITS = [
-    MailCommand("help", "Any time", "help <command>",
-                "help alone: the summary of the commands; help bid, help buy train: one "
-                "command with examples.", ("help",), help_, also="`?`"),
     MailCommand("show", "Any time", "show",
                 "the board, the market and the holdings now, and what you may do.",
                 ("show",), show, also="`show board`, `status`"),

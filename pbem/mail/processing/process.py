@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,7 +25,14 @@ from ..inbound.junk import authentication_failure, classify
 from ..inbound.mime import InboundMail, parse_message
 from ..inbound.replies import command_lines
 from ..inbound.routing import key_line, subject_key
-from ..outbound.compose import REPLY_PURPOSES, Outgoing, queue_mail, reply_tag, subject_for
+from ..outbound.compose import (
+    LEAK_PURPOSES,
+    REJECTION_PURPOSES,
+    REPLY_PURPOSES,
+    Outgoing,
+    queue_mail,
+    subject_for,
+)
 from ..outbound.notify import (
     board_section,
     game_mail,
@@ -48,14 +55,28 @@ class Outcome:
     #: the game after a processed mail, as the mail's turn left it (never rebuilt
     #: again: tests compare it with a rebuild from the store)
     state: GameState | None = field(default=None, compare=False, repr=False)
+    sender: str | None = None  # the From address, when there was one
+    stranger: bool | None = None  # not a player's or referee's address of record
+
+
+#: how much of a mail over the size limit is kept (its headers and the start)
+HEAD_BYTES = 64 * 1024
 
 
 def store_message(store: Store, mailbox: str | None, uidvalidity: int | None, uid: int | None,
-                  raw: bytes, now: str) -> tuple[int, bool]:
-    """Store the raw message once (by UID, else by Message-ID); (inbox id, new?)."""
-    mail = parse_message(raw)
+                  raw: bytes, now: str, *, size: int | None = None,
+                  max_bytes: int | None = None) -> tuple[int, bool]:
+    """Store the raw message once (by UID, else by Message-ID); (inbox id, new?).
+
+    ``size``: the whole message's size when ``raw`` is only its start (the mailbox
+    fetched no more of a mail over the limit). A message over ``max_bytes`` is stored
+    as its first HEAD_BYTES only; processing refuses it by its size."""
+    size = len(raw) if size is None else size
+    if max_bytes is not None and len(raw) > max_bytes:
+        raw = raw[:HEAD_BYTES]
+    mail = parse_message(raw[:HEAD_BYTES] if size > len(raw) else raw)
     mid = mail.message_id or synthetic_message_id(raw)
-    added = store.inbox_add(mailbox, uidvalidity, uid, mid, raw, now)
+    added = store.inbox_add(mailbox, uidvalidity, uid, mid, raw, now, size=size)
     return added.id, added.new
 
 
@@ -76,9 +97,10 @@ def process_inbox(store: Store, config: MailConfig, inbox_id: int, now: str) -> 
             row = store.inbox_get(inbox_id)
             if row["status"] != "new":
                 return Outcome(row["status"], "already handled", row["game_id"])
-            outcome = handle(store, config, bytes(row["raw"]), now)
+            outcome = handle(store, config, bytes(row["raw"]), now, size=row["size"])
             store.inbox_set_status(inbox_id, outcome.status, error=outcome.note or None,
-                                   game_id=outcome.game_id, processed=now)
+                                   game_id=outcome.game_id, processed=now,
+                                   sender=outcome.sender, stranger=outcome.stranger)
         return outcome
     except StoreBusy:
         raise
@@ -88,11 +110,37 @@ def process_inbox(store: Store, config: MailConfig, inbox_id: int, now: str) -> 
         return Outcome("dead", f"{type(exc).__name__}: {exc}")
 
 
-def handle(store: Store, config: MailConfig, raw: bytes, now: str) -> Outcome:
+def handle(store: Store, config: MailConfig, raw: bytes, now: str,
+           size: int | None = None) -> Outcome:
+    """What one stored message is and does. The checks that cost least come first: the
+    size (before anything is parsed), robots, strangers over their rate limit; then the
+    game and the player (one key check), then the commands."""
+    size = len(raw) if size is None else size
     mail = parse_message(raw)
+    sender = mail.from_addr or None
+    stranger = sender is None or not _known(store, config, sender)
+    outcome = _screen(store, config, mail, size, stranger, now)
+    return replace(outcome, sender=sender, stranger=stranger)
+
+
+def _known(store: Store, config: MailConfig, address: str) -> bool:
+    return address == config.referee.strip().lower() or store.is_known_address(address)
+
+
+def _screen(store: Store, config: MailConfig, mail: InboundMail, size: int, stranger: bool,
+            now: str) -> Outcome:
+    if size > config.limits.max_mail_bytes:
+        return _unread(store, config, mail, f"it is too large ({size:,} bytes; the limit is "
+                       f"{config.limits.max_mail_bytes:,})", now)
     verdict = classify(mail)
     if verdict.ignored:
         return Outcome("ignored", f"{verdict.rule}: {verdict.reason}")
+    if stranger:
+        limited = _rate_limited(store, config, mail.from_addr, now)
+        if limited:
+            return Outcome("ignored", f"rate limit: {limited}")
+    if mail.unreadable:
+        return _unread(store, config, mail, mail.unreadable, now)
     text = command_lines(mail.body_text, config.limits.lines_per_mail)
     lines, ignored = list(text.lines), list(text.ignored)
     line_key = key_line(lines)
@@ -117,6 +165,47 @@ def handle(store: Store, config: MailConfig, raw: bytes, now: str) -> Outcome:
     after = _apply(store, config, mail, sender.player, lines, ignored, text.stop_description,
                    now)
     return Outcome("processed", "", game_id, after)
+
+
+def _rate_limited(store: Store, config: MailConfig, sender: str, now: str) -> str:
+    """Why a stranger's mail is not read now, or "": mails from addresses of nobody's
+    record are read up to a number per hour from one address, and in all."""
+    limits = config.limits
+    since = _ago(now, hours=1)
+    if sender and store.inbox_count_strangers(since, sender) >= \
+            limits.stranger_mails_per_sender_per_hour:
+        return (f"more than {limits.stranger_mails_per_sender_per_hour} mails in an hour from "
+                f"{sender}, which is nobody's address of record")
+    if store.inbox_count_strangers(since) >= limits.stranger_mails_per_hour:
+        return (f"more than {limits.stranger_mails_per_hour} mails in an hour from addresses "
+                "that are nobody's address of record")
+    return ""
+
+
+def _unread(store: Store, config: MailConfig, mail: InboundMail, reason: str,
+            now: str) -> Outcome:
+    """A mail that was not read (too large, nested too deep): a short answer to its
+    player (one of his replies when the headers carry his key, else at most the one
+    rejection notice a day to the address of record), nothing carried out."""
+    found = find_game(store, config, mail)
+    if found is None:
+        return Outcome("ignored", f"not read: {reason}; no game found")
+    game_id, tag = found
+    sender = authenticate(store, mail, game_id, [tag, _subject_key(mail)])
+    target = sender.player or sender.notify
+    if target is not None and target["email"].strip().lower() == mail.from_addr:
+        game = store.game(game_id)
+        purpose = "re" if sender.player is not None else "rej"
+        if not _capped(store, config, target["email"], now, purpose):
+            out = Outgoing(
+                recipient=target["email"], template="player-unread.txt",
+                values={"title": game["title"], "game": game_id, "reason": reason,
+                        "their_subject": shorten(mail.subject or "(no subject)", 50),
+                        "service_name": config.name},
+                subject=subject_for(game["title"], game_id, "Your mail was not read"),
+                purpose=purpose, game_id=game_id, in_reply_to=mail.message_id)
+            queue_mail(store, config, out, now)
+    return Outcome("ignored", f"not read: {reason}", game_id)
 
 
 def _subject_key(mail: InboundMail) -> str | None:
@@ -166,8 +255,7 @@ def _queue_new_key(store: Store, config: MailConfig, game_id: int, name: str, ke
     """The new key and reply address, to the address of record (``key new``)."""
     game = store.game(game_id)
     player = next(p for p in store.players(game_id) if p["name"] == name)
-    address = config.plus_address(game_id, reply_tag(game_id, player["seat"],
-                                                     player["key_hash"]))
+    address = config.plus_address(game_id, store.reply_code(player))
     queue_mail(store, config, game_mail(
         config, game, player, views, "player-new-key.txt", "key",
         {"key": key, "reply_address": address, "email": player["email"]},
@@ -213,7 +301,7 @@ def _not_done(refused: CommandError, commands: list[str]) -> str:
 
 def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str, Any],
                  views: StateViews, values: dict[str, object], done: bool, now: str) -> None:
-    if _capped(store, config, player["email"], now):
+    if _capped(store, config, player["email"], now, "re"):
         return
     game = store.game(player["game_id"])
     head = "Done" if done else "Not done" if "not_done_section" in values else "Answer"
@@ -224,10 +312,23 @@ def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: di
     queue_mail(store, config, out, now)
 
 
-def _capped(store: Store, config: MailConfig, address: str, now: str) -> bool:
-    since = (datetime.fromisoformat(now) - timedelta(days=1)).isoformat(timespec="seconds")
-    sent = store.outbox_count(address, since, REPLY_PURPOSES)
-    return sent >= config.limits.replies_per_address_per_day
+def _capped(store: Store, config: MailConfig, address: str, now: str, purpose: str) -> bool:
+    """True when ``address`` had its day's replies (``re``), rejection notices (``rej``)
+    or warnings of a leaked key (``leak``): each counted apart, so mail forged in a
+    player's name cannot use up his replies, and he hears of forgeries and of mail
+    with his key from elsewhere once a day at most."""
+    since = _ago(now, days=1)
+    for notices in (REJECTION_PURPOSES, LEAK_PURPOSES):
+        if purpose in notices:
+            return (store.outbox_count(address, since, notices)
+                    >= config.limits.rejections_per_address_per_day)
+    return (store.outbox_count(address, since, REPLY_PURPOSES)
+            >= config.limits.replies_per_address_per_day)
+
+
+def _ago(now: str, days: int = 0, hours: int = 0) -> str:
+    moment = datetime.fromisoformat(now) - timedelta(days=days, hours=hours)
+    return moment.isoformat(timespec="seconds")
 
 
 # -- refusing --------------------------------------------------------------------------------------
@@ -239,7 +340,8 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
     to the sender when the mail came from his address; to the player whose key a
     stranger's mail carried, telling him that his reply address has leaked."""
     target = sender.notify or sender.player
-    if target is None or _capped(store, config, target["email"], now):
+    purpose = "leak" if sender.leaked else "rej"
+    if target is None or _capped(store, config, target["email"], now, purpose):
         return
     game = store.game(game_id)
     values: dict[str, object] = {
@@ -252,9 +354,8 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
         values=values,
         subject=subject_for(game["title"], game_id, "Your reply address has leaked"
                             if sender.leaked else "Your mail was not accepted"),
-        purpose="rej", game_id=game_id, thread=thread_key(service.load(store, game_id)),
-        reply_to=config.plus_address(game_id, reply_tag(game_id, target["seat"],
-                                                         target["key_hash"])))
+        purpose=purpose, game_id=game_id, thread=thread_key(service.load(store, game_id)),
+        reply_for=target)
     if not sender.leaked and mail.message_id:
         out.in_reply_to = mail.message_id  # his own mail: the answer goes with it
     queue_mail(store, config, out, now)
@@ -266,7 +367,7 @@ def _no_game(store: Store, config: MailConfig, mail: InboundMail, now: str) -> O
     nothing tells whose the mail is."""
     seats = store.players_by_email(mail.from_addr) if mail.from_addr else []
     note = "no game found: no reply address, subject tag, reference or key of ours"
-    if not seats or _capped(store, config, seats[0]["email"], now):
+    if not seats or _capped(store, config, seats[0]["email"], now, "rej"):
         return Outcome("ignored", note)
     games = "\n".join(f"    [{s['title']} #{s['game_id']}]  you play {s['name']} ({s['status']})"
                       for s in seats[:20])

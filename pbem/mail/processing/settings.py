@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from ...orders import current_orders
 from ...service import CommandError
-from ...store import hash_key, new_player_key
+from ...store import new_player_key
 from ..outbound.templates import wrap_paragraph
 from .units import Action, MailCommand
 
@@ -97,7 +97,7 @@ def time_zone(name: str) -> str | None:
 def key(turn: MailTurn, command: str, action: Action, actor: str) -> None:
     """A new key: the old key and the old reply address are refused from now on."""
     new = new_player_key()
-    turn.store.set_player_key_hash(turn.game_id, seat_of(turn, actor), hash_key(new))
+    turn.store.set_player_key(turn.game_id, seat_of(turn, actor), new)
     seq = record(turn, actor, "key", "new", "key new")
     turn.new_keys[actor] = new
     turn.results.append(f"[{seq}] key new: your new key and reply address are mailed to "

@@ -2,9 +2,9 @@
 
 * Two yellow tiles or one upgrade (green, brown or gray) per operating turn.
 * The "closed" rule (option tile_lay=restrictive, the default) is ortrack.connects.
-* The tile readings of rules/1870/game.json "board" (options upgrades, gray_tiles):
-  rules_map() is the map with those applied (the gray tiles' station spaces, the
-  rulebook's upgrade table); on a P hex the rulebook also allows 63 besides 170.
+* The tile readings of rules/1870/game.json "board" (options upgrades, gray_tiles) are
+  applied to the map (pbem/engine/maps.py): the gray tiles' station spaces, the
+  rulebook's upgrade table; on a P hex the rulebook also allows 63 besides 170.
 * Terrain is paid for the first tile of a hex only; the MRBC gives its owning company
   $40 off once, on a river hex.
 * While the MRBC is owned by a player no track may cross the Mississippi (the river
@@ -20,16 +20,16 @@ The turn keeps ``lays`` (the colours laid this turn, not counting the home lay),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
-from functools import cache
 from typing import Any
 
-from . import hexes
-from .board import Map, tile_at
-from .context import Ctx, money, require
-from .errors import RulesError
-from .facts import Marker, PrivateUsed, TileLaid
-from .ortrack import (
+from ...board import hexes
+from ...board.map import tile_at
+from ...board.track import rotation_problem, tile_problem, token_map
+from ...context import Ctx, money, require
+from ...errors import RulesError
+from ...facts import Marker, PrivateUsed, TileLaid
+from ...maps import board_key, maps_for, rules_map
+from ...ortrack import (
     choose_rotation,
     connects,
     corp_reach,
@@ -40,58 +40,11 @@ from .ortrack import (
     phase_colours,
     touches_reach,
 )
-from .state import BANK, GameState, corp_holder, title_map
-from .track import rotation_problem, tile_problem, token_map
+from ...state import BANK, GameState, corp_holder
 
 TRACK = "Lay or Upgrade Track, p.19"
 MRBC_RULE = "Mississippi River Bridge Company, Private Companies, p.9"
 MANIFEST = "Tile Manifest, p.30"
-
-
-# -- the map as the options read it -------------------------------------------------------
-
-
-def board_data(state: GameState) -> Mapping[str, Any]:
-    board: Mapping[str, Any] = state.rules.extra.get("board", {})
-    return board
-
-
-def rules_map(state: GameState) -> Map:
-    """The map with the title's tile readings applied (gray tile station spaces,
-    upgrades the rulebook does not allow removed)."""
-    return _maps(state.title, *_board_key(state))[0]
-
-
-def _board_key(state: GameState) -> tuple[Any, ...]:
-    data = board_data(state)
-    slots = tuple(sorted((str(t), int(n)) for t, n in data.get("gray_tile_slots", {}).items()))
-    removed = tuple(sorted((str(a), str(b)) for a, b in data.get("upgrades_removed", [])))
-    return slots, removed, bool(data.get("p_hexes_allow_63", False))
-
-
-@cache
-def _maps(title: str, slots: tuple[tuple[str, int], ...], removed: tuple[tuple[str, str], ...],
-          allow_63: bool) -> tuple[Map, Map | None]:
-    """(the map, the map for an unlabelled brown tile on a P hex or None)."""
-    base = title_map(title)
-    tiles = dict(base.tiles)
-    for tile_id, n in slots:
-        tile = tiles.get(tile_id)
-        if tile is not None:
-            stops = tuple(replace(s, slots=n) if s.kind == "city" else s for s in tile.stops)
-            tiles[tile_id] = replace(tile, stops=stops)
-    gone = set(removed)
-    upgrades = {old: tuple(n for n in new if (old, n) not in gone)
-                for old, new in base.upgrades.items()}
-    main = replace(base, tiles=tiles, upgrades=upgrades)
-    if not allow_63:
-        return main, None
-    unlabelled = {
-        c: replace(h, future_labels={k: v for k, v in h.future_labels.items() if k != "brown"})
-        if h.future_labels.get("brown") == "P" else h
-        for c, h in main.hexes.items()
-    }
-    return main, replace(main, hexes=unlabelled)
 
 
 # -- the river and the MRBC ------------------------------------------------------------------
@@ -182,7 +135,7 @@ def _kind_of(state: GameState, coord: str) -> str:
 
 def problem(state: GameState, coord: str, tile_id: str) -> str | None:
     """Why ``tile_id`` may not go on ``coord`` in any rotation (None: it may)."""
-    main, unlabelled = _maps(state.title, *_board_key(state))
+    main, unlabelled = maps_for(state.title, *board_key(state.rules))
     colours = phase_colours(state)
     found = tile_problem(main, state.board, coord, tile_id, colours)
     if found is not None and unlabelled is not None and coord in main.hexes \
@@ -198,8 +151,9 @@ def placements(state: GameState, coord: str, tile_id: str) -> list[int]:
     if problem(state, coord, tile_id) is not None:
         return []
     closed = river_closed(state)
-    return [r for r in range(6) if rotation_problem(rules_map(state), state.board, coord,
-                                                    tile_id, r, river_closed=closed) is None]
+    board_map = rules_map(state.title, state.rules)
+    return [r for r in range(6) if rotation_problem(board_map, state.board, coord, tile_id, r,
+                                                    river_closed=closed) is None]
 
 
 def river_refusal(state: GameState, coord: str, tile_id: str,
@@ -211,7 +165,7 @@ def river_refusal(state: GameState, coord: str, tile_id: str,
     tile = state.map.tiles[tile_id]
     wanted = frozenset(hexes.parse_edge(e) for e in exits) if exits else None
     rotations = [r for r in range(6) if wanted is None or tile.exits(r) == wanted]
-    board_map = rules_map(state)
+    board_map = rules_map(state.title, state.rules)
     if not rotations or any(rotation_problem(board_map, state.board, coord, tile_id, r,
                                              river_closed=True) is None for r in rotations):
         return None
@@ -258,7 +212,7 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require(river is None, river or "", MRBC_RULE)
     try:
         rotation = choose_rotation(state, corp, coord, tile_id, action.get("exits"),
-                                   action.get("paths"), with_)
+                                   action.get("paths"), with_, fits_map=placements)
     except RulesError:
         better = unconnected(state, corp, coord, tile_id, action.get("exits"))
         if better is None:

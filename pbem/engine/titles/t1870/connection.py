@@ -26,10 +26,27 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .context import Ctx, money, require
-from .errors import RulesError
-from .market import operating_order
-from .state import GameState
+from ...board.map import tile_at
+from ...board.search import RevenueRules, best_connection_run, best_run
+from ...context import Ctx, money, require
+from ...dividends import pay_out, withhold
+from ...ending import end_game
+from ...errors import RulesError
+from ...market import operating_order
+from ...operating import next_corporation
+from ...orrun import (
+    describe_run,
+    remember,
+    revenue_column,
+    revenue_rules,
+    rules_key,
+    run_summary,
+    train_specs,
+    written_run,
+)
+from ...state import GameState, board_key
+from .finish import ends_after_turn, note_400
+from .tokens import place_destination_marker
 
 RULE = "1870 Connection Run, p.22-23"
 
@@ -54,8 +71,6 @@ def home_stop(state: GameState, corp: str) -> tuple[str, int] | None:
 
 
 def destination_stops(state: GameState, corp: str) -> list[tuple[str, int]]:
-    from .board import tile_at
-
     dest = state.rules.corp(corp).destination
     if dest is None:
         return []
@@ -78,9 +93,6 @@ def may_connect(state: GameState, corp: str) -> bool:
 
 def _search_rules(state: GameState, corp: str) -> Any:
     """The company's revenue rules with the home and destination end bonuses added."""
-    from .orrun import revenue_rules
-    from .routes import RevenueRules
-
     real = revenue_rules(state, corp)
     values = dict(real.values) if real is not None else {}
     end_bonus = dict(real.end_bonus) if real is not None else {}
@@ -95,15 +107,11 @@ def _search_rules(state: GameState, corp: str) -> Any:
 def connection_route(state: GameState, corp: str, train: tuple[str, int | None]) -> Any:
     """The best route of ``train`` from home to the destination (routes.Route with its
     real revenue), or None."""
-    from .orrun import _remember, revenue_column, rules_key
-    from .routes import best_run
-    from .state import board_key
-
     rules = _search_rules(state, corp)
     column = revenue_column(state)
     key = ("connection", state.title, corp, train, column, board_key(state.board),
            rules_key(rules))
-    run = _remember(key, lambda: best_run(state.map, state.board, corp, [train], column, rules))
+    run = remember(key, lambda: best_run(state.map, state.board, corp, [train], column, rules))
     if not run.routes or run.total < CONNECTED:
         return None
     route = run.routes[0]
@@ -145,9 +153,6 @@ def eligible_in_order(state: GameState, first: str | None) -> list[str]:
 def connection_run(state: GameState, corp: str) -> Any:
     """The best run with one train from home to the destination and the others around
     it (routes.Run), exact (routes.best_connection_run), or None."""
-    from .orrun import revenue_column, revenue_rules, train_specs
-    from .routes import best_connection_run
-
     home = home_stop(state, corp)
     if home is None:
         return None
@@ -164,11 +169,7 @@ def connection_run(state: GameState, corp: str) -> Any:
 def check_written(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> Any:
     """Routes the president wrote: legal, and one of them from home to the destination
     without going beyond either."""
-    from .orrun import revenue_column, revenue_rules, train_specs
-    from .routes import check_run
-
-    run = check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
-                    revenue_column(state), revenue_rules(state, corp))
+    run = written_run(state, corp, explicit)
     home, dests = home_stop(state, corp), destination_stops(state, corp)
     ends = [{r.stops[0], r.stops[-1]} for r in run.routes]
     require(any(home in e and any(d in e for d in dests) for e in ends),
@@ -184,8 +185,6 @@ def check_written(state: GameState, corp: str, explicit: list[dict[str, Any]]) -
 def after_turn(ctx: Ctx, corp: str) -> None:
     """A company has finished its turn: the $400 finish, then connection runs, then the
     next company."""
-    from .ending import end_game, ends_after_turn
-
     if ends_after_turn(ctx.state):
         end_game(ctx, "400")
         return
@@ -198,8 +197,6 @@ def at_round_start(ctx: Ctx) -> None:
 
 
 def start_queue(ctx: Ctx, queue: list[str]) -> None:
-    from .operating import next_corporation
-
     if not queue:
         if ctx.state.round.get("connection"):
             ctx.round_set(connection=None)
@@ -226,8 +223,6 @@ def next_in_queue(ctx: Ctx) -> None:
 def set_marker(ctx: Ctx, corp: str, place: bool) -> None:
     """The destination marker: placed at the destination, or kept as a $100 station
     marker (tokens.place_destination_marker)."""
-    from .tokens import place_destination_marker
-
     state = ctx.state
     place_destination_marker(ctx, corp, place)
     ctx.round_set(connection={**state.round["connection"], "step": "run"})
@@ -271,8 +266,6 @@ def require_marker(state: GameState, corp: str) -> None:
 
 
 def run(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> None:
-    from .orrun import describe_run, run_summary
-
     state = ctx.state
     conn = state.round["connection"]
     require(conn["run"] is None, f"{corp} has already made its connection run.", RULE)
@@ -292,9 +285,6 @@ def run(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> None:
 
 
 def dividend(ctx: Ctx, corp: str, how: str) -> None:
-    from .dividends import pay_out, withhold
-    from .ending import end_game, ends_after_turn, note_400
-
     state = ctx.state
     revenue = state.round["connection"]["run"]["revenue"]
     if how == "payout" and revenue > 0:
@@ -320,8 +310,6 @@ def legal(state: GameState) -> dict[str, list[dict[str, Any]]]:
     if conn["step"] == "marker":
         moves = [{"action": {"type": "destination", "marker": m}} for m in ("place", "keep")]
     elif conn["step"] == "run":
-        from .orrun import describe_run
-
         top = connection_run(state, corp)
         described = {"revenue": top.total, "routes": [describe_run(top)]} if top else {}
         moves = [{"action": {"type": "run", "routes": None}, **described}]

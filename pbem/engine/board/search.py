@@ -1,8 +1,10 @@
-"""Routes and revenue (1830 6.4, 6.4.1, 6.4.2, 6.5; 1870 the same rules).
+"""The route search: the best run of a corporation's trains, exactly (1830 6.4, 6.4.1,
+6.4.2, 6.5; 1870 the same rules).
 
-best_run() finds the highest total a corporation's trains can earn, exactly;
-check_run() checks routes a player wrote (stops in order) and realises them on the
-track; has_route() answers quickly whether any train could run at all.
+best_run() finds the highest total a corporation's trains can earn and routes that
+earn it; best_connection_run() the best run with one train from home to a destination;
+has_route() answers quickly whether any train could run at all; legal_routes() lists
+every route of one train.  Routes a player writes are read by board/written.py.
 
 A route is a continuous trail on the track (routegraph.RouteGraph, built on
 track.TrackGraph) visiting at least two stops (cities, towns, off-boards), one of
@@ -25,18 +27,13 @@ from __future__ import annotations
 import bisect
 import itertools
 import operator
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from pbem.engine.board import BoardState, Map, tile_at
-from pbem.engine.errors import RulesError
-from pbem.engine.routegraph import Move, RouteGraph, StopKey
+from .map import BoardState, Map, tile_at
+from .routegraph import Move, RouteGraph, StopKey
 
-RULE = "1830 6.4.2"
-
-#: The first total (_best) also starts the first train from each of its routes that
+#: The first total (best_of) also starts the first train from each of its routes that
 #: earn at most GREEDY_SLACK less than its best, if there are at most GREEDY_STARTS.
 GREEDY_SLACK = 20
 GREEDY_STARTS = 30
@@ -154,10 +151,10 @@ _Next = list[tuple[int, int]]
 
 
 class _TooMany(Exception):
-    """More routes than a listing may hold (see _Search.routes, `most`)."""
+    """More routes than a listing may hold (see RouteSearch.routes, `most`)."""
 
 
-class _Search:
+class RouteSearch:
     """Routes of one corporation on one position (see docs/routes.md).
 
     The search runs over sequences of stops: from a stop, the next stops are those some
@@ -347,7 +344,7 @@ class _Search:
             done.add(key)
             self.stats["checked"] += 1
             legs = list(itertools.pairwise(sequence))
-            got, _, track = _find_track(self, legs, used)
+            got, _, track = find_track(self, legs, used)
             if got is None:
                 return
             states = tuple(s for leg in got for s in leg)
@@ -502,7 +499,7 @@ class _Search:
                 if y == dest:
                     if rev2 + ends >= threshold and stations & set(sequence):
                         legs = list(itertools.pairwise(sequence))
-                        got, _, track = _find_track(self, legs, self.blocked)
+                        got, _, track = find_track(self, legs, self.blocked)
                         if got is not None:
                             found.append((rev2 + ends, track, home, tuple(sequence),
                                           _flat(got), stops | area[y]))
@@ -563,12 +560,12 @@ def _distance_key(distance: int | None) -> int:
     return 1 << 30 if distance is None else distance
 
 
-def _search_for(
+def search_for(
     board_map: Map, board: BoardState, corp: str, column: str | int, rules: RevenueRules
-) -> _Search:
+) -> RouteSearch:
     graph = RouteGraph(board_map, board, corp, column,
                        rules.stop_values(board_map, board, column))
-    return _Search(graph, rules)
+    return RouteSearch(graph, rules)
 
 
 def best_run(
@@ -587,8 +584,8 @@ def best_run(
     route are left out.
     """
     rules = rules or RevenueRules()
-    search = _search_for(board_map, board, corp, column, rules)
-    return _best(search, list(trains))
+    search = search_for(board_map, board, corp, column, rules)
+    return best_of(search, list(trains))
 
 
 @dataclass(frozen=True)
@@ -625,7 +622,7 @@ def best_connection_run(
     of a better total, each of its tracks; the other trains run their best around it.
     """
     rules = rules or RevenueRules()
-    search = _search_for(board_map, board, corp, column, rules)
+    search = search_for(board_map, board, corp, column, rules)
     g = search.graph
     ends = [_per_stop(board_map, board, {key: 0}) for key in (home, destination)]
     if any(len(e) != 1 for e in ends):
@@ -642,7 +639,7 @@ def best_connection_run(
             continue  # identical trains are interchangeable
         tried.add(distance)
         others = trains[:index] + trains[index + 1:]
-        upper = _best(search, others).total  # the others with no connection route
+        upper = best_of(search, others).total  # the others with no connection route
         floor = 0 if best is None else best[0] + 1 - upper
         for found in search.connections(start, goal, distance, floor):
             if best is not None and found[0] + upper <= best[0]:
@@ -650,7 +647,7 @@ def best_connection_run(
             for track, states in search.realisations(found, 0):
                 search.blocked = track
                 try:
-                    routes = _best_routes(search, others)
+                    routes = best_routes(search, others)
                 finally:
                     search.blocked = 0
                 total = found[0] + sum(r.revenue for r in routes if r is not None)
@@ -665,13 +662,13 @@ def best_connection_run(
     return ConnectionRun(best[2], Run(result, best[0]))
 
 
-def _best(search: _Search, trains: list[TrainSpec]) -> Run:
+def best_of(search: RouteSearch, trains: list[TrainSpec]) -> Run:
     """The exact best assignment of routes to trains (see docs/routes.md)."""
-    result = tuple(r for r in _best_routes(search, trains) if r is not None)
+    result = tuple(r for r in best_routes(search, trains) if r is not None)
     return Run(result, sum(r.revenue for r in result))
 
 
-def _best_routes(search: _Search, trains: list[TrainSpec]) -> list[Route | None]:
+def best_routes(search: RouteSearch, trains: list[TrainSpec]) -> list[Route | None]:
     """Per train (in the order of `trains`) its route in a best assignment."""
     # longest trains first; identical trains next to each other
     order = sorted(range(len(trains)), key=lambda i: (-_distance_key(trains[i][1]), i))
@@ -774,7 +771,7 @@ def _revenue(found: _Found | None) -> int:
 
 
 def _combine(
-    search: _Search,
+    search: RouteSearch,
     dist: list[int | None],
     upper: list[int],
     lower: int,
@@ -914,7 +911,7 @@ def _combine(
         pairs.  Returns the legs of `found` (None: no track for them)."""
         nonlocal best_total
         legs = list(itertools.pairwise(found[3]))
-        some, _, track = _find_track(search, legs, used)
+        some, _, track = find_track(search, legs, used)
         if some is None:
             return None  # no track for these stops beside the earlier trains'
         if total > best_total:  # the last train idle
@@ -935,7 +932,7 @@ def _combine(
                 continue
             other = last_list[k]
             more = list(itertools.pairwise(other[3]))
-            both, _, _ = _find_track(search, legs + more, used)
+            both, _, _ = find_track(search, legs + more, used)
             if both is not None:
                 best_total = total + value
                 mine, theirs = both[:len(legs)], both[len(legs):]
@@ -970,13 +967,13 @@ def _combine(
         if not got:
             return
         top = got[0]
-        rest, _, rest_track = _find_track(search, legs[j:], used | track | top[1])
+        rest, _, rest_track = find_track(search, legs[j:], used | track | top[1])
         if rest is not None:
             best_total = total + top[0]
             mine = _with(found, track | rest_track, (*states, *_flat(rest)))
             choice[:] = [*picked[:-2], mine, top]
             return
-        if j == len(legs) or _find_track(search, legs[j:], used | track)[0] is None:
+        if j == len(legs) or find_track(search, legs[j:], used | track)[0] is None:
             return
         a, b = legs[j]
         for way, way_track in _leg_ways(search, a, b, used | track):
@@ -989,289 +986,11 @@ def has_route(board_map: Map, board: BoardState, corp: str) -> bool:
     """Whether some train of `corp` could run a route now (a route of two stops from
     a station: any longer route begins with one)."""
     graph = RouteGraph(board_map, board, corp, 0)
-    return bool(_Search(graph, RevenueRules()).routes(2, -1 << 30, best=True))
-
-
-# -- routes written by a player -------------------------------------------------------------------
-
-_STOP = re.compile(r"^\s*([A-Za-z]\s*\d{1,3})\s*(?:[./]\s*(\d))?\s*$")
-
-
-def train_phrase(name: str) -> str:
-    """"3" -> "3-train", "D" -> "diesel"."""
-    return "diesel" if name.upper() == "D" else f"{name}-train"
-
-
-def stop_label(board_map: Map, board: BoardState, stop: StopKey) -> str:
-    """"H12", or "G19.2" where the hex has more than one stop."""
-    coord, index = stop
-    tile, _ = tile_at(board_map, board, coord)
-    return f"{coord}.{index + 1}" if len(tile.stops) > 1 else coord
-
-
-def route_text(board_map: Map, board: BoardState, stops: Sequence[StopKey]) -> str:
-    """"H12-I15-J14" as a player would write the route."""
-    return "-".join(stop_label(board_map, board, s) for s in stops)
-
-
-class _Fail(Exception):
-    """A route problem found while trying one reading of the player's stops."""
-
-    def __init__(self, stage: int, message: str) -> None:
-        super().__init__(message)
-        self.stage = stage
-        self.message = message
-
-
-@dataclass
-class _Written:
-    train: str
-    distance: int | None
-    text: str
-    options: list[list[int]]  # per written stop: the stop numbers it may mean
-    tokens: list[str]
-
-
-def check_run(
-    board_map: Map,
-    board: BoardState,
-    corp: str,
-    trains: Sequence[TrainSpec],
-    explicit: Sequence[Mapping[str, Any]],
-    column: str | int,
-    rules: RevenueRules | None = None,
-) -> Run:
-    """Check routes a player wrote and realise them on the track.
-
-    explicit: [{"train": "3", "stops": ["H12", "I15", "J14"]}, ...], the stops of each
-    route in order, by hex; "G19.1"/"G19.2" name one stop of a hex with two (a plain
-    hex is enough when only one of its stops fits).  Raises RulesError with a sentence
-    for the player when a route is illegal or the routes cannot all be run at once.
-    """
-    rules = rules or RevenueRules()
-    search = _search_for(board_map, board, corp, column, rules)
-    graph = search.graph
-    untracked: dict[StopKey, int] = {}
-    written = _read_written(board_map, board, corp, trains, explicit, graph, untracked)
-
-    readings = list(itertools.product(*(itertools.product(*w.options) for w in written)))
-    results: list[list[tuple[list[int], list[int]]]] = []
-    failure: _Fail | None = None
-    for reading in readings:
-        try:
-            results.append(_realise(search, corp, written, [list(r) for r in reading],
-                                    untracked))
-        except _Fail as fail:
-            if failure is None or fail.stage > failure.stage:
-                failure = fail
-    if not results:
-        assert failure is not None
-        raise RulesError(failure.message, RULE)
-    if len(results) > 1:
-        raise RulesError(_ambiguity(board_map, written, readings, results), RULE)
-    routes = []
-    for w, (stops, states) in zip(written, results[0], strict=True):
-        revenue = sum(graph.value[x] for x in stops)
-        revenue += search.end_bonus[stops[0]] + search.end_bonus[stops[-1]]
-        routes.append(Route(w.train, tuple(graph.stops[x] for x in stops),
-                            tuple(graph.segments_of(states)), revenue))
-    return Run(tuple(routes), sum(r.revenue for r in routes))
-
-
-def _ambiguity(
-    board_map: Map, written: list[_Written], readings: list[Any], results: list[Any]
-) -> str:
-    stops_of = [[stops for stops, _ in result] for result in results]
-    for i, w in enumerate(written):
-        for j, token in enumerate(w.tokens):
-            if len({tuple(r[i])[j] for r in stops_of}) > 1:
-                coord = _STOP.match(token)
-                hex_ = coord.group(1).upper().replace(" ", "") if coord else token
-                return (f"{hex_} has more than one city on the {train_phrase(w.train)}'s "
-                        f"route {w.text}: write {hex_}.1 or {hex_}.2.")
-    return "These routes can be read in more than one way; number the cities (G19.1)."
-
-
-def _read_written(
-    board_map: Map,
-    board: BoardState,
-    corp: str,
-    trains: Sequence[TrainSpec],
-    explicit: Sequence[Mapping[str, Any]],
-    graph: RouteGraph,
-    untracked: dict[StopKey, int],
-) -> list[_Written]:
-    owned: dict[str, list[int | None]] = {}
-    for name, distance in trains:
-        owned.setdefault(name.upper(), []).append(distance)
-    given: dict[str, int] = {}
-    written = []
-    for entry in explicit:
-        name = str(entry.get("train", "")).strip()
-        key = name.upper()
-        if key not in owned:
-            raise RulesError(f"{corp} has no {train_phrase(name)}.", RULE)
-        given[key] = given.get(key, 0) + 1
-        if given[key] > len(owned[key]):
-            count = len(owned[key])
-            if count == 1:
-                raise RulesError(f"The {train_phrase(name)} is given more than one route; "
-                                 "each train runs once.", RULE)
-            raise RulesError(f"{corp} has {count} {train_phrase(name)}s but more routes are "
-                             "given for them; each train runs once.", "1830 6.4")
-        distance = owned[key][given[key] - 1]
-        tokens = [str(t) for t in entry.get("stops", [])]
-        options = [_read_stop(board_map, board, graph, token, untracked) for token in tokens]
-        text = "-".join(t.strip().upper() for t in tokens)
-        phrase = train_phrase(name)
-        if len(tokens) < 2:
-            raise RulesError(f"The {phrase}'s route {text} needs at least two cities.",
-                             "1830 6.4.1")
-        if distance is not None and len(tokens) > distance:
-            raise RulesError(f"The {phrase} counts at most {distance} stops; {text} has "
-                             f"{len(tokens)}.", "1830 6.4.1")
-        written.append(_Written(name, distance, text, options, tokens))
-    return written
-
-
-def _read_stop(
-    board_map: Map, board: BoardState, graph: RouteGraph, token: str,
-    untracked: dict[StopKey, int],
-) -> list[int]:
-    """The stop numbers a written stop may mean (a stop without track gets a negative
-    number of its own: no track reaches it)."""
-    match = _STOP.match(token)
-    if not match:
-        raise RulesError(f"{token.strip()!r} is not a city; write a hex like H12, or G19.1 "
-                         "for one city of a hex with two.", RULE)
-    try:
-        coord = board_map.hex(match.group(1)).coord
-    except KeyError as error:
-        raise RulesError(str(error.args[0]), RULE) from None
-    tile, _ = tile_at(board_map, board, coord)
-    if not tile.stops:
-        raise RulesError(f"{board_map.hex(coord).describe()} has no city, town or off-board "
-                         "area to count.", RULE)
-    if match.group(2) is not None:
-        index = int(match.group(2)) - 1
-        if not 0 <= index < len(tile.stops):
-            names = " and ".join(f"{coord}.{i + 1}" for i in range(len(tile.stops)))
-            raise RulesError(f"{coord} has only {names}.", RULE)
-        indexes = [index]
-    else:
-        indexes = list(range(len(tile.stops)))
-    numbers = []
-    for i in indexes:
-        key = (coord, i)
-        if key in graph.number:
-            numbers.append(graph.number[key])
-        else:
-            numbers.append(untracked.setdefault(key, -1 - len(untracked)))
-    return numbers
-
-
-def _realise(
-    search: _Search,
-    corp: str,
-    written: list[_Written],
-    reading: list[list[int]],
-    untracked: dict[StopKey, int],
-) -> list[tuple[list[int], list[int]]]:
-    """For one reading of the stops: check each route, then find track for all of them
-    at once.  Returns per route (stop numbers, directed states in order)."""
-    g = search.graph
-    stations = set(g.stations)
-    stations.update(n for key, n in untracked.items() if key in set(g.board.route_stations(corp)))
-    names = [[_name(g, x, w.tokens[j]) for j, x in enumerate(stops)]
-             for w, stops in zip(written, reading, strict=True)]
-    for w, stops, label in zip(written, reading, names, strict=True):
-        phrase = train_phrase(w.train)
-        seen: set[int] = set()
-        areas: set[str] = set()
-        for j, x in enumerate(stops):
-            if x in seen:
-                raise _Fail(2, f"The {phrase}'s route {w.text} visits {label[j]} twice; a "
-                               "route may not count the same city twice.")
-            seen.add(x)
-            area = g.area_name[x] if x >= 0 else None
-            if area is not None:
-                if area in areas:
-                    raise _Fail(2, f"The {phrase}'s route {w.text} visits the off-board area "
-                                   f"{area} twice.")
-                areas.add(area)
-        if not stations & seen:
-            raise _Fail(3, f"The {phrase}'s route {w.text} does not include a {corp} station.")
-        for x, text in zip(stops[1:-1], label[1:-1], strict=True):
-            if x >= 0 and g.blocks[x]:
-                if g.kinds[x] == "offboard":
-                    area = g.area_name[x]
-                    what = f"the off-board area {area}" if area else f"the off-board area {text}"
-                    raise _Fail(4, f"A route may not pass through {what}.")
-                coord = g.stops[x][0]
-                raise _Fail(4, f"A {corp} route may not pass through "
-                               f"{g.map.hexes[coord].describe()}: all its station spaces "
-                               "hold other companies' stations.")
-    # track for each leg (consecutive stops), one route at a time, then all at once
-    legs = [[(a, b) for a, b in itertools.pairwise(stops)] for stops in reading]
-    for i, w in enumerate(written):
-        phrase = train_phrase(w.train)
-        for j, (a, b) in enumerate(legs[i]):
-            if not _legs_exist(search, a, b):
-                detail = ""
-                if a >= 0 and b >= 0 and g.reach(g.leave(a)) >> b & 1:
-                    detail = (" without passing another city (a route counts every city it "
-                              "passes)")
-                raise _Fail(5, f"No track joins {names[i][j]} to {names[i][j + 1]} for the "
-                               f"{phrase}{detail}.")
-        got, deepest, _ = _find_track(search, legs[i], 0)
-        if got is None:
-            j = min(deepest, len(legs[i]) - 1)
-            raise _Fail(6, f"No track joins {names[i][j]} to {names[i][j + 1]} for the {phrase} "
-                           "without reusing track.")
-    all_legs = [leg for route in legs for leg in route]
-    got, deepest, _ = _find_track(search, all_legs, 0)
-    if got is None:
-        bounds = list(itertools.accumulate(len(route) for route in legs))
-        late = next(i for i, end in enumerate(bounds) if deepest < end)
-        early = 0
-        for i in range(late):
-            pair = legs[i] + legs[late]
-            if _find_track(search, pair, 0)[0] is None:
-                early = i
-                break
-        first, second = train_phrase(written[early].train), train_phrase(written[late].train)
-        if first == second:
-            raise _Fail(7, f"The two {first}s' routes would share track; trains of one "
-                           "company may not use the same track.")
-        raise _Fail(7, f"The {first} and the {second} would share track; trains of one "
-                       "company may not use the same track.")
-    result = []
-    at = 0
-    for stops, route in zip(reading, legs, strict=True):
-        states = [s for leg in got[at:at + len(route)] for s in leg]
-        at += len(route)
-        result.append((stops, states))
-    return result
-
-
-def _name(g: RouteGraph, x: int, token: str) -> str:
-    if x >= 0:
-        coord, index = g.stops[x]
-        tile, _ = tile_at(g.map, g.board, coord)
-        return f"{coord}.{index + 1}" if len(tile.stops) > 1 else coord
-    return token.strip().upper()
-
-
-def _legs_exist(search: _Search, a: int, b: int) -> bool:
-    if a < 0 or b < 0:
-        return False
-    toward = search.toward(b)
-    return any(m.stop == b or (m.stop < 0 and m.end in toward)
-               for m in search.graph.leave(a))
+    return bool(RouteSearch(graph, RevenueRules()).routes(2, -1 << 30, best=True))
 
 
 def _leg_ways(
-    search: _Search, a: int, b: int, used: int
+    search: RouteSearch, a: int, b: int, used: int
 ) -> Iterator[tuple[list[int], int]]:
     """Every way (directed states, track bits) from stop a to stop b through junctions
     only, avoiding the track `used`."""
@@ -1287,7 +1006,7 @@ def _leg_ways(
 
 
 def _walk_ways(
-    search: _Search, a: int, b: int, used: int
+    search: RouteSearch, a: int, b: int, used: int
 ) -> Iterator[tuple[list[int], int]]:
     g = search.graph
     toward = search.toward(b)
@@ -1309,7 +1028,7 @@ def _walk_ways(
 
 
 def _realisations(
-    search: _Search, legs: list[tuple[int, int]], used: int
+    search: RouteSearch, legs: list[tuple[int, int]], used: int
 ) -> Iterator[tuple[list[int], int]]:
     """Every track (directed states in order, bits) for the legs in order, sharing
     nothing with each other or with `used`."""
@@ -1322,8 +1041,8 @@ def _realisations(
             yield states + more, track | more_track
 
 
-def _find_track(
-    search: _Search, legs: list[tuple[int, int]], used: int
+def find_track(
+    search: RouteSearch, legs: list[tuple[int, int]], used: int
 ) -> tuple[list[list[int]] | None, int, int]:
     """Track for the legs in order, sharing nothing with each other or with `used`:
     (per leg the directed states, the index of the deepest leg the search reached, the
@@ -1372,7 +1091,7 @@ def legal_routes(
     """Every legal route of `corp` for a train of `distance` stops (None: unlimited),
     each once (in one of its two directions), best first."""
     rules = rules or RevenueRules()
-    search = _search_for(board_map, board, corp, column, rules)
+    search = search_for(board_map, board, corp, column, rules)
     name = str(distance or "D")
     result = []
     for found in sorted(search.routes(distance, -1 << 62), key=lambda f: (-f[0], f[3])):

@@ -26,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from pbem.engine import hexes
-from pbem.engine.board import BoardState, Map, tile_at
-from pbem.engine.track import Node, TrackGraph
+from . import hexes
+from .closures import closures
+from .map import BoardState, Map, tile_at
+from .track import Node, TrackGraph
 
 #: Bounds (ahead) remembered per graph; the memo is emptied when it reaches this size.
 AHEAD_MEMO = 100_000
@@ -433,54 +434,7 @@ def _closures(
     moves: list[list[Move]], through_stops: bool, bits_of: Callable[[Move], int]
 ) -> list[int]:
     """For each cstate, the union of bits_of(move) over the moves some walk from it
-    takes (through_stops False: walks that end at the first stop): strongly connected
-    components (Tarjan, iterative), then unions in reverse topological order."""
-    n = len(moves)
-    index = [-1] * n
-    low = [0] * n
-    comp = [-1] * n
-    comp_bits: list[int] = []
-    on_stack: list[int] = []
-    counter = 0
-    for root in range(n):
-        if index[root] != -1:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                on_stack.append(v)
-            if i < len(moves[v]):
-                work.append((v, i + 1))
-                if not through_stops and moves[v][i].stop >= 0:
-                    continue
-                w = moves[v][i].end
-                if index[w] == -1:
-                    work.append((w, 0))
-                elif comp[w] == -1:
-                    low[v] = min(low[v], index[w])
-                continue
-            if low[v] == index[v]:
-                number = len(comp_bits)
-                members = []
-                while True:
-                    w = on_stack.pop()
-                    comp[w] = number
-                    members.append(w)
-                    if w == v:
-                        break
-                bits = 0
-                for w in members:
-                    for m in moves[w]:
-                        bits |= bits_of(m)
-                        if m.stop >= 0 and not through_stops:
-                            continue
-                        if comp[m.end] != number:
-                            bits |= comp_bits[comp[m.end]]
-                comp_bits.append(bits)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return [comp_bits[comp[v]] for v in range(n)]
+    takes (through_stops False: walks that end at the first stop)."""
+    edges = [[(-1 if m.stop >= 0 and not through_stops else m.end, bits_of(m)) for m in ms]
+             for ms in moves]
+    return closures([0] * len(moves), edges)

@@ -11,14 +11,13 @@ The loader at the end is the only code here that reads files (rules/tiles.json).
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple, Protocol
 
-from pbem.engine.hexes import coord_sort_key
-from pbem.engine.rulesdata import rules_dir
+from ..rulesdata import load_json
+from .hexes import coord_sort_key
 
 #: Colours in laying order: each lay or upgrade goes exactly one step right.
 COLOURS: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
@@ -263,9 +262,9 @@ def _coords(board: list[BoardHex]) -> list[str]:
 
 
 def read_rules_json(relative: str) -> Any:
-    """One JSON file of rules/ (rulesdata.rules_dir(): $PBEM_RULES or <repo>/rules)."""
-    with open(rules_dir() / relative, encoding="utf-8") as handle:
-        return json.load(handle)
+    """One JSON file of rules/ (rulesdata: $PBEM_RULES or <repo>/rules, or the folder a
+    title registered)."""
+    return load_json(relative)
 
 
 def parse_track(text: str) -> TrackPath:

@@ -2,13 +2,14 @@
 Sections of the Stock Market, p.7): its stations and tokens leave the map and the
 market, its certificates are removed without compensation, its trains go to the open
 market, its treasury to the bank; it is never restarted.  The certificate limit falls
-(p.6, shares.certificate_limit)."""
+(p.6, shares.certificate_limit, which counts the companies still open)."""
 
 from __future__ import annotations
 
-from .context import Ctx
-from .facts import CorpClosed, MarkerRemoved, OverLimit, PrivateClosed, StationRemoved, Train
-from .state import BANK, GameState, corp_holder
+from ...context import Ctx
+from ...facts import CorpClosed, MarkerRemoved, OverLimit, PrivateClosed, StationRemoved, Train
+from ...state import BANK, corp_holder
+from .tokens import settle_destination_markers
 
 
 def close_company(ctx: Ctx, corp: str) -> None:
@@ -33,11 +34,4 @@ def close_company(ctx: Ctx, corp: str) -> None:
         if corp in corps:
             ctx.emit(OverLimit(name, [x for x in corps if x != corp]))
     ctx.emit(CorpClosed(corp))
-    from .tokens import settle_destination_markers
-
     settle_destination_markers(ctx)  # station marker wars: freed city spaces (p.25)
-
-
-def open_companies(state: GameState) -> int:
-    """Public companies still in the game (not closed), for the certificate limit."""
-    return sum(1 for c in state.corps.values() if not c.closed)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import Ctx, money, require
-from .errors import RulesError
-from .shares import new_president, ordinary_indexes, share_units
-from .state import BANK, IPO, POOL, GameState, corp_holder, player_holder
+from ...context import Ctx, money, require
+from ...errors import RulesError
+from ...shares import new_president, ordinary_indexes, share_units
+from ...state import BANK, IPO, POOL, GameState, corp_holder, player_holder
 
 REDEEM_RULE = "1870 Share Redemption, p.17"
 REISSUE_RULE = "1870 Share Reissue, p.18"

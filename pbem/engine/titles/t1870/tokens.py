@@ -24,12 +24,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import stops_at, tile_at
-from .context import Ctx, money, require
-from .errors import RulesError
-from .facts import Marker, MarkerRemoved, PrivateClosed, PrivateUsed, Station
-from .ortrack import city_for, corp_reach, reserved_for, unreached_city
-from .state import BANK, GameState, corp_holder
+from ...board.map import stops_at, tile_at
+from ...board.search import RevenueRules
+from ...context import Ctx, money, require
+from ...errors import RulesError
+from ...facts import Marker, MarkerRemoved, PrivateClosed, PrivateUsed, Station
+from ...maps import rules_map
+from ...orrun import revenue_column
+from ...ortrack import city_for, corp_reach, reserved_for, unreached_city
+from ...state import BANK, GameState, corp_holder
 
 STATION = "Place Station Markers, p.20"
 CONNECTION = "Connection Run, p.23"
@@ -43,9 +46,7 @@ def destination_key(corp: str) -> str:
 
 def slots_of(state: GameState, coord: str, stop: int) -> int:
     """Station spaces of a city now, by the options' reading of the tiles (gray_tiles)."""
-    from .track1870 import rules_map
-
-    tile, _ = tile_at(rules_map(state), state.board, coord)
+    tile, _ = tile_at(rules_map(state.title, state.rules), state.board, coord)
     return tile.stops[stop].slots
 
 
@@ -370,9 +371,6 @@ def revenue_bonuses(state: GameState, corp: str) -> Any:
     tokens (Private Companies, p.9; the example of Operate Trains, p.21), and the
     destination city's value again at the end of a route when the company placed its
     destination marker there (p.21, p.23)."""
-    from .orrun import revenue_column
-    from .routes import RevenueRules
-
     if state.phase is None:
         return RevenueRules()
     column = revenue_column(state)

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from pbem.engine import hexes
-from pbem.engine.board import BoardState, Map, MapHex, tile_at
-from pbem.engine.tiles import STOP_KINDS, End, Tile, next_colour, upgrade_maps
+from . import hexes
+from .closures import closures
+from .map import BoardState, Map, MapHex, tile_at
+from .tiles import STOP_KINDS, End, Tile, next_colour, upgrade_maps
 
 # -- laying tiles -----------------------------------------------------------------------------
 
@@ -421,50 +422,9 @@ class _RouteSearch:
 
 def _closures(succ: list[list[int]]) -> list[int]:
     """For each state, the bit set of segments some walk from it travels (itself
-    included): strongly connected components (Tarjan), then unions along the DAG."""
-    n = len(succ)
-    index = [-1] * n
-    low = [0] * n
-    comp = [-1] * n
-    comp_bits: list[int] = []
-    on_stack: list[int] = []
-    counter = 0
-    for root in range(n):
-        if index[root] != -1:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                on_stack.append(v)
-            if i < len(succ[v]):
-                work.append((v, i + 1))
-                w = succ[v][i]
-                if index[w] == -1:
-                    work.append((w, 0))
-                elif comp[w] == -1:
-                    low[v] = min(low[v], index[w])
-                continue
-            if low[v] == index[v]:
-                bits, members = 0, []
-                while True:
-                    w = on_stack.pop()
-                    comp[w] = len(comp_bits)
-                    members.append(w)
-                    bits |= 1 << (w // 2)
-                    if w == v:
-                        break
-                for w in members:
-                    for x in succ[w]:
-                        if comp[x] != len(comp_bits):
-                            bits |= comp_bits[comp[x]]
-                comp_bits.append(bits)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return [comp_bits[comp[v]] for v in range(n)]
+    included)."""
+    own = [1 << (v // 2) for v in range(len(succ))]
+    return closures(own, [[(w, 0) for w in ws] for ws in succ])
 
 
 def closed_lay_ok(

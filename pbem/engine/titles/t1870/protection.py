@@ -15,17 +15,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import Ctx, money, player_cash, require
-from .errors import RulesError
-from .facts import MarketMove, MarketRestore, OverLimit
-from .shares import (
+from ...context import Ctx, money, player_cash, require
+from ...errors import RulesError
+from ...facts import MarketMove, MarketRestore, OverLimit
+from ...shares import (
     certificate_count,
     certificate_limit,
     corp_counts_toward_limit,
     may_exceed_share_limit,
     ordinary_indexes,
 )
-from .state import BANK, POOL, GameState, player_holder
+from ...state import BANK, POOL, GameState, player_holder
+from .closing import close_company
 
 RULE = "1870 Share Price Protection, p.13"
 
@@ -113,8 +114,6 @@ def settle(ctx: Ctx, sale: dict[str, Any]) -> None:
     if tuple(c.cell) != (sale["row"], sale["col"]):
         ctx.emit(MarketMove.to(state, sale["corp"], c.cell[0], c.cell[1]))  # again, under
     if state.rules.zone_allows(state.zone(sale["corp"]), "closes"):  # it enters the closing
-        from .closing import close_company  # section only now (p.7, p.13)
-
         close_company(ctx, sale["corp"])
 
 

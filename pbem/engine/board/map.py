@@ -13,14 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from pbem.engine import hexes
-from pbem.engine.tiles import (
-    Tile,
-    load_tiles,
-    parse_stop,
-    parse_track,
-    read_rules_json,
-)
+from . import hexes
+from .tiles import Tile, load_tiles, parse_stop, parse_track, read_rules_json
 
 HEX_KINDS = ("white", "yellow", "gray", "red")
 
