@@ -193,11 +193,12 @@ def after_buy(ctx: Ctx, corp: str) -> None:
     check_presidency(ctx, corp)
     check_float(ctx, corp)
     turn = ctx.state.round["turn"]
-    # 18xx.games (private_trade=site): a private company and a share bought in one turn
-    # count as two kinds of action, after which no sale (its can_sell_order?)
-    two_kinds = bool(turn.get("private_bought")) and private_trade(ctx.state) == "site"
+    # 18xx.games (private_trade=site) forbids a sale after exactly two kinds of action
+    # ending with a purchase (its can_sell_order?): a private company and a share count
+    # as two, a private company, a sale and a share as three
+    with_private = bool(turn.get("private_bought")) and private_trade(ctx.state) == "site"
     ctx.round_set(turn={**turn, "bought": True, "acted": True,
-                        "sold_before_buy": bool(turn["sold"]) or two_kinds},
+                        "sold_before_buy": bool(turn["sold"]) != with_private},
                   last_actor=ctx.actor)
     maybe_end_turn(ctx)
 
