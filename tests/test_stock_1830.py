@@ -251,6 +251,29 @@ def test_3_1_option_private_trade_site_brown_pool_shares_after_the_private() -> 
     assert t.pct("A", "NYC") == 40
 
 
+def test_3_1_option_private_trade_site_brown_pool_shares_of_one_company() -> None:
+    """Option private_trade=site: after the private company, the brown-zone pool shares
+    still sold are those of one company (the site's ``can_buy_multiple?``: no share of
+    another company bought this turn; found by differential testing, 1830 seed 1000)."""
+    t = first_sr(private_trade="site")
+    t.act("A", "par", corp="NYC", price=67)
+    t.act("B", "par", corp="PRR", price=67)
+    t.pass_all()
+    through_operating_rounds(t)
+    for corp in ("NYC", "PRR"):
+        for index in (5, 6):
+            t.state.corps[corp].certs[index] = "pool"
+        put_token(t, corp, 25)  # brown
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    t.act("A", "buy_private", private="CS", **{"from": "B"}, price=5)
+    t.act("B", "accept")
+    t.act("A", "buy_share", corp="NYC", source="pool", count=1)
+    assert "already bought" in t.refused("A", "buy_share", corp="PRR", source="pool", count=1)
+    t.act("A", "buy_share", corp="NYC", source="pool", count=1)
+    assert t.pct("A", "NYC") == 40
+
+
 def test_3_1_no_sale_of_a_private_company_exchanged_meanwhile() -> None:
     """The MH exchanged while its sale waits for the seller's accept: there is nothing
     left to sell (found by differential testing)."""

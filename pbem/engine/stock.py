@@ -69,11 +69,14 @@ def may_buy_now(state: GameState, corp: str | None = None) -> str | None:
 
 def more_after_private(state: GameState, corp: str | None) -> bool:
     """Option private_trade=site: after a private company bought from a player, the site
-    still sells shares of a company in a zone where several may be bought in a turn (its
-    ``can_buy_multiple?`` looks at share purchases only)."""
+    still sells shares of a company in a zone where several may be bought in a turn, while
+    no share of another company was bought in it (its ``can_buy_multiple?`` looks at
+    share purchases only)."""
     turn = state.round["turn"]
     return corp is not None and bool(turn.get("private_bought")) and \
-        private_trade(state) == "site" and state.rules.zone_allows(state.zone(corp), "multi_buy")
+        private_trade(state) == "site" and \
+        state.rules.zone_allows(state.zone(corp), "multi_buy") and \
+        all(other == corp for other in turn.get("shares_of", []))
 
 
 def buys_after_private(state: GameState, name: str) -> list[dict[str, Any]]:
@@ -197,7 +200,9 @@ def after_buy(ctx: Ctx, corp: str) -> None:
     # ending with a purchase (its can_sell_order?): a private company and a share count
     # as two, a private company, a sale and a share as three
     with_private = bool(turn.get("private_bought")) and private_trade(ctx.state) == "site"
-    ctx.round_set(turn={**turn, "bought": True, "acted": True,
+    shares_of = {"shares_of": sorted({*turn.get("shares_of", []), corp})} if with_private \
+        else {}  # (more_after_private)
+    ctx.round_set(turn={**turn, "bought": True, "acted": True, **shares_of,
                         "sold_before_buy": bool(turn["sold"]) != with_private},
                   last_actor=ctx.actor)
     maybe_end_turn(ctx)
