@@ -66,6 +66,9 @@ class Outcome:
     #: what the game went through (action types, phases, endings): bots.py's reach
     seen: dict[str, int] = field(default_factory=dict)
     log: list[dict[str, Any]] = field(default_factory=list)  # the site actions sent
+    #: the players' commands in order, [player, action] (formalities left out): what
+    #: a ScriptedPlayer (players.py) plays again
+    commands_played: list[list[Any]] = field(default_factory=list)
 
     def see(self, what: str) -> None:
         self.seen[what] = self.seen.get(what, 0) + 1
@@ -119,10 +122,16 @@ class Duel:
         return out
 
     def document(self) -> dict[str, Any]:
-        """The site actions sent so far as an 18xx.games log (a reproduction)."""
+        """The game so far as a reproduction: the setup and the players' commands (a
+        ScriptedPlayer plays them again), and the site actions sent as an 18xx.games
+        log."""
         setup = self.outcome.setup
         return {"title": setup.title, "players": self.players,
                 "settings": {"optional_rules": self.optional_rules, "seed": setup.seed},
+                "setup": {"title": setup.title, "players": setup.players, "seed": setup.seed,
+                          "optional_rules": list(setup.optional_rules)},
+                "commands": self.outcome.commands_played,
+                "last_actions": [dict(a) for a in self.written],
                 "actions": [dict(a) for a in self.outcome.log]}
 
     def step(self) -> Divergence | None:
@@ -132,6 +141,7 @@ class Duel:
             return found
         name, action = self.player.choose(self.state, self.rng)
         out.commands += 1
+        out.commands_played.append([name, action])
         out.see(action["type"])
         text = f"{name}: {format_action(action)}"
         found = self.command(name, action, text)

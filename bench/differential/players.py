@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.bots import Bot, Choice, Move
 from pbem.engine.errors import RulesError
-from pbem.engine.game import decide
+from pbem.engine.game import decide, legal_moves
 from pbem.engine.state import GameState
 from pbem.importer.export import FREE_SHARES
 from pbem.importer.siteflow import NO_BUY, NOT_HIS_TURN, site_offers_private, site_passes_for
@@ -69,6 +69,31 @@ def legal(state: GameState, name: str, action: dict[str, Any]) -> bool:
     except RulesError:
         return False
     return True
+
+
+class ScriptedPlayer(SitePlayer):
+    """Plays a reproduction's commands again, in order (no probes).  Where the fix of
+    the divergence changed who ends a turn, it follows: a pass the engine now asks of
+    a player before the next command's player may act is made, and a scripted pass of
+    a player who may no longer act is left out."""
+
+    def __init__(self, commands: list[list[Any]]) -> None:
+        super().__init__(0.0)
+        self.commands = [(str(name), dict(action)) for name, action in commands]
+
+    def choose(self, state: GameState, rng: Any,
+               only: str | None = None) -> tuple[str, dict[str, Any]]:
+        moves = legal_moves(state)
+        while self.commands:
+            name, action = self.commands[0]
+            if name in moves or action["type"] != "pass":
+                break
+            self.commands.pop(0)  # the engine now ends that turn by itself
+        if self.commands and self.commands[0][0] not in moves and len(moves) == 1:
+            waiting, theirs = next(iter(moves.items()))
+            if any(m["action"] == {"type": "pass"} for m in theirs):
+                return waiting, {"type": "pass"}  # the engine now waits for his pass
+        return self.commands.pop(0)
 
 
 def new_player(probing: float) -> SitePlayer:

@@ -33,10 +33,19 @@ def known_difference(state: GameState, pair: Pair) -> bool:
     """A move the two engines judge differently for a reason docs/18xx-games.md gives
     ("What the site allows and pbem does not"): not worth the oracle's time."""
     _, ours, _ = pair
+    rnd = state.round
     if ours["type"] == "bankrupt":  # the site: whenever the money cannot buy a train
         from pbem.engine.ortrains import in_emergency
 
-        return not in_emergency(state, state.round["current"])
+        return not in_emergency(state, rnd["current"])
+    if ours["type"] == "buy_share" and rnd["kind"] == "stock" and rnd["turn"]["bought"] \
+            and not rnd["turn"].get("private_bought") \
+            and state.rules.zone_allows(state.zone(ours["corp"]), "multi_buy"):
+        return True  # brown-zone shares: pbem's one command with a count, the site's one
+        # purchase at a time
+    if ours["type"] == "buy_private" and rnd["kind"] == "operating" and \
+            state.title == "1870" and state.phase == state.rules.phases[0].name:
+        return ours["private"] != "MRBC"  # the site's engine does not check its list
     return False
 
 
@@ -61,6 +70,8 @@ def probe_position(duel: Any) -> Any:
         answer = duel.oracle.act(dict(theirs, id=len(duel.outcome.log) + 1), auto="live")
         if answer.get("ok"):
             duel.outcome.log.append(theirs)
+            duel.outcome.commands_played.append([name, ours])
+            duel.written = [theirs]
             return Divergence("refused-by-pbem", duel.outcome.commands, f"{name}: {ours}",
                               [f"pbem refuses: {why}", f"the site accepts {theirs}"],
                               [theirs])
