@@ -33,6 +33,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "forced_sale": "any",
         "bankruptcy": "declare",
         "share_limit_compliance": "keep",
+        "finish_400_timing": "at-once",
         "auction_order": "lowest-bid",
         "compliance": "sell-first",
         "mrbc_uses": "one",

@@ -30,6 +30,11 @@ def note_400(ctx: Ctx, corp: str) -> None:
         return
     if state.ending is not None and state.ending["reason"] == "400":
         return
+    if state.options.get("finish_400_timing", "turn") == "at-once":
+        ctx.log(f"{corp}'s share value has reached ${state.price(corp)}: the game ends at "
+                "once (option finish_400_timing=at-once).")
+        end_game(ctx, "400")
+        return
     ctx.emit(Ending({"reason": "400", "after": "turn", "corp": corp}))
     ctx.log(f"{corp}'s share value has reached ${state.price(corp)}: the game ends when "
             f"{corp} has finished operating; no other company operates.")
