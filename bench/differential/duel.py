@@ -110,16 +110,26 @@ class Duel:
     def play(self, limit: int = 4000) -> Outcome:
         started = time.perf_counter()
         out = self.outcome
-        while not self.state.finished and out.commands < limit and out.divergence is None:
+        while not self.state.finished and out.commands < limit and out.divergence is None \
+                and not self.site_gave_up():
             out.divergence = self.step()
         out.finished = self.state.finished
         out.reason = (self.state.result or {}).get("reason")
+        if self.site_gave_up():
+            out.reason = "site-dnf"
         out.phase = self.state.phase
         out.seconds = time.perf_counter() - started
         if out.finished:
             out.see(f"end:{out.reason}")
         out.see(f"phase:{self.state.phase}")
         return out
+
+    def site_gave_up(self) -> bool:
+        """The site ends a game that reaches its 100th turn (stock round 100) as "did not
+        finish" (``Game::Base#process_action``: a guard of its own, no rule): the game
+        is left there, not compared."""
+        return bool(self.site_state.get("finished")) and \
+            self.site_state.get("game_end_reason") == "dnf"
 
     def document(self) -> dict[str, Any]:
         """The game so far as a reproduction: the setup and the players' commands (a
@@ -258,6 +268,8 @@ class Duel:
                 f"(step {site.get('step')})"]
 
     def compare(self, text: str) -> Divergence | None:
+        if self.site_gave_up():
+            return None
         if self.state.round.get("pending_par"):
             return None  # the site sells the next privates with one bid before the par
         state = ahead(self.state, self.site_state)
