@@ -16,6 +16,7 @@ from .engine.errors import SetupError
 from .notation import format_action
 from .render import full_text, mail_parts, since_last_turn, state_json, svg_map
 from .render.archive import archive_page
+from .render.options import options_text
 from .store import StoreError, open_store
 
 
@@ -57,7 +58,9 @@ def main(ctx: click.Context, db: str | None) -> None:
               show_default=True, help="Seat players as given, or shuffled by the seed (C-2.1).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option (see docs/options.md).")
-@click.option("--referee", default=None, metavar="EMAIL", help="The referee's address.")
+@click.option("--referee", default=None, metavar="EMAIL",
+              help="The referee's address (may be a player's): the referee gets a key and "
+              "acts by mail (docs/moderation.md).")
 @click.option("--show-keys", is_flag=True, help="Also print each player's secret key.")
 @click.option("--email", "send_email", is_flag=True,
               help="Mail each player the welcome mail with their key (see docs/mail-service.md).")
@@ -97,6 +100,8 @@ def new(env: Env, title: str, players: tuple[str, ...], seed: int | None, seatin
     if show_keys:
         for name, key in created.keys.items():
             echo(f"key {name}: {key}", err=True)
+        if created.referee_key:
+            echo(f"key referee: {created.referee_key}", err=True)
     if send_email:
         from .cli_mail import send_welcome
 
@@ -110,42 +115,28 @@ def new(env: Env, title: str, players: tuple[str, ...], seed: int | None, seatin
 @click.argument("commands")
 @click.pass_obj
 def act(env: Env, game: int, actor: str, commands: str) -> None:
-    """Apply COMMANDS (separated by newlines or ';') for a player, all or none.
+    """Carry out COMMANDS (separated by newlines or ';') for a player, all or none, as a
+    mail with them would: game commands, undo, away, history... (docs/commands.md).
 
-    Exit 0 when applied, 1 when refused (nothing is recorded then). The referee
-    (--as referee) may end the game now ("end game") or act for a player
-    ("as Alice pass"). Standing orders are set here too ("auto pass", "auto buy
+    Exit 0 when done, 1 when refused (nothing is recorded then). The referee (--as
+    referee) has the referee's commands: as Alice <command>, deadline 48h, extend
+    Alice 24h, pause, resume, replace Alice with Ben ben@example.org, kick Alice,
+    revert to N, end game. Standing orders are set here too ("auto pass", "auto buy
     PRR until 60%", "auto cancel", "auto" lists them); the orders that are due are
-    carried out after the commands, each as its player's command.
+    carried out after the commands, each as its player's command. Where the mail
+    service is configured (pbem.toml or $PBEM_CONFIG), the players' mails are queued
+    as for a mail.
 
     \b
     Example:
       pbem act 1 --as Alice "bid CA 170"
       pbem act 1 --as Bob "sell 2 PRR; buy NYC"
-      pbem act 1 --as referee "end game"
+      pbem act 1 --as referee "extend Alice 24h"
       pbem act 1 --as Carol "auto buy PRR until 60%"
     """
-    store = env.store()
-    try:
-        result = service.act(store, game, actor, commands, source="cli", now=now())
-    except service.CommandError as exc:
-        fail(str(exc), 1)
-    except (StoreError, SetupError) as exc:
-        fail(str(exc), 1)
-    for applied in result.applied:
-        own = applied.actor.lower() == actor.lower() and not applied.auto
-        who = "" if own or not applied.actor else f"{applied.actor}: "
-        echo(f"[{applied.seq}] {who}{applied.text}")
-        for line in applied.log:
-            echo(f"    {line}")
-    for answer in result.answers:
-        echo(answer)
-    assert result.state is not None
-    waiting = service.waiting_for(result.state)
-    if waiting:
-        echo(f"Now: {', '.join(waiting)} to act.")
-    elif result.state.finished:
-        echo("The game is over.")
+    from .cli_moderation import act_command
+
+    act_command(env, game, actor, commands)
 
 
 @main.command()
@@ -180,6 +171,7 @@ def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
     if fmt == "json":
         data = state_json(state, format_action, viewer)
         data["game"] = game
+        data["options"] = state.options
         echo(json.dumps(data, indent=2, default=list))
     elif fmt == "svg":
         echo(svg_map(state))
@@ -187,6 +179,7 @@ def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
         echo(mail_parts(state, viewer, recent, image_cid="").html, nl=False)
     else:
         echo(f"Game #{game}")
+        echo(options_text(state.title, state.options))
         echo(full_text(state, viewer, recent))
 
 
@@ -312,15 +305,22 @@ def restore(env: Env, file: str, force: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["json", "html", "18xx"]), default="json",
               show_default=True, help="JSON data, one self-contained HTML page, or an "
               "18xx.games log (docs/18xx-games.md).")
+@click.option("--private", is_flag=True, help="HTML: the referee's copy, with private "
+              "talk, standing orders and settings (left out of the page by default).")
 @click.pass_obj
-def export(env: Env, game: int, fmt: str) -> None:
+def export(env: Env, game: int, fmt: str, private: bool) -> None:
     """Write the whole game (setup and every event) as JSON, or as an HTML archive page
     with the history, a map to step through, holdings and the final scores.
+
+    \b
+    The JSON holds every event; the HTML page and the 18xx.games log leave out
+    what not every player saw (private talk, standing orders, settings).
 
     \b
     Example:
       pbem export 1 > game1.json
       pbem export 1 --format html > game1.html
+      pbem export 1 --format html --private > game1-referee.html
       pbem export 1 --format 18xx > game1-18xx.json
     """
     store = env.store()
@@ -346,7 +346,7 @@ def export(env: Env, game: int, fmt: str) -> None:
     for p in data["players"]:
         p.pop("key_hash", None)
     if start is not None:
-        echo(archive_page(start, data["events"], data["game"], data["players"]),
+        echo(archive_page(start, data["events"], data["game"], data["players"], private),
                    nl=False)
         return
     echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -380,3 +380,7 @@ register(main)
 from .cli_import import register as register_import  # noqa: E402
 
 register_import(main)
+
+from .cli_moderation import register as register_moderation  # noqa: E402
+
+register_moderation(main)

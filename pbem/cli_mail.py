@@ -355,22 +355,25 @@ def outbox_retry(ctx: click.Context, outbox_ids: tuple[int, ...], all_failed: bo
 @config_option
 @click.pass_context
 def welcome_command(ctx: click.Context, game: int, send: bool, config_path: str | None) -> None:
-    """Issue new keys to a game's players and mail each the welcome mail.
+    """Issue new keys to a game's players (and its referee) and mail each the welcome
+    mail.
 
-    The players' old keys stop working.
+    The old keys stop working.
 
     \b
     Example:
       pbem welcome 12
     """
     from .mail.outbound.welcome import queue_welcome, reissue_keys
+    from .moderation.seats import new_referee_key
 
     config = _config(config_path, smtp=send)
     store = _store(ctx, config)
     try:
         with store.transaction():
             keys = reissue_keys(store, game)
-            ids = queue_welcome(store, config, game, keys, clock.now())
+            referee = new_referee_key(store, game) if store.game(game)["referee"] else None
+            ids = queue_welcome(store, config, game, keys, clock.now(), referee_key=referee)
     except StoreError as exc:
         _fail(str(exc))
         return
@@ -387,7 +390,8 @@ def send_welcome(db: str | None, created: Any, config_path: str | None = None) -
     config = _config(config_path, smtp=True)
     store = open_store(db or config.database or None, now=clock.now())
     try:
-        queue_welcome(store, config, created.game_id, created.keys, clock.now())
+        queue_welcome(store, config, created.game_id, created.keys, clock.now(),
+                      referee_key=created.referee_key)
         _send_now(store, config)
     finally:
         store.close()

@@ -24,6 +24,11 @@ from .engine.game import (
 from .engine.state import GameState
 from .engine.title import load_title
 from .identity import check_address, check_players
+from .moderation.clock import reschedule
+from .moderation.errors import ModerationError
+from .moderation.options import Moderation
+from .moderation.options import check as check_options
+from .moderation.options import split as split_options
 from .notation import (
     NotationError,
     ParseContext,
@@ -85,6 +90,7 @@ class NewGame:
     game_id: int
     seats: list[str]
     keys: dict[str, str]
+    referee_key: str | None = None
 
 
 # -- creating ---------------------------------------------------------------------------------
@@ -108,20 +114,29 @@ def create_game(
     if referee:
         check_address(referee)
     rules = load_title(title)
-    opts = dict(options)
+    opts, moderation = split_options(dict(options))
     opts.setdefault("seating", seating)
     resolved = rules.resolve_options(opts)
+    try:
+        moderation = check_options(moderation)
+    except ModerationError as exc:
+        raise SetupError(str(exc)) from exc
     names = [name for name, _ in players]
     emails = dict(players)
     seated = seat_players(names, seed, resolved["seating"])
     new_game(title, seated, seed, resolved)  # validates players and options
     keys = {name: new_player_key() for name in seated}
+    referee_key = new_player_key() if referee else None
     with store.transaction():
-        game_id = store.create_game(title, resolved, seed, ENGINE_VERSION, rules.rules_version,
-                                    now, referee)
+        game_id = store.create_game(title, {**resolved, **moderation}, seed, ENGINE_VERSION,
+                                    rules.rules_version, now, referee)
+        if referee_key is not None:
+            store.set_referee(game_id, referee, store.key_hash(referee_key))
         for seat, name in enumerate(seated):
             store.add_player(game_id, seat, name, emails[name], store.key_hash(keys[name]))
-    return NewGame(game_id, seated, keys)
+        if Moderation.of(moderation).has_deadlines:  # the first decision's deadline
+            reschedule(store, game_id, initial(store, game_id), now, "setup")
+    return NewGame(game_id, seated, keys, referee_key)
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -132,7 +147,9 @@ def initial(store: Store, game_id: int) -> GameState:
     (a game recorded by a newer pbem is refused: SetupError)."""
     game = store.game(game_id)
     seated = [p["name"] for p in store.players(game_id)]
-    state = new_game(game["title"], seated, game["seed"], game["options"])
+    rules_options, _ = split_options(game["options"])  # the moderation options are not rules
+    options = load_title(game["title"]).options_as_recorded(rules_options)
+    state = new_game(game["title"], seated, game["seed"], options)
     recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
     return state
 
@@ -161,7 +178,9 @@ def parse_context(state: GameState) -> ParseContext:
         privates=privates,
         players=state.names,
         round_kind=kind if kind in ("auction", "stock", "operating") else "stock",
-        in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par")),
+        # a bid names no private company between bidders, and in the base game's groups
+        in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par"))
+        or state.round.get("round") == "groups",
         train_names=[t.name for t in rules.trains],
         title=state.title,
     )

@@ -115,6 +115,21 @@ def first_operating_round(**options: str) -> Table:
     return t
 
 
+def prr_forced_to_buy(president_cash: int, **options: str) -> Table:
+    """PRR has a route (H10-H12), no train and no money; A, its president (50%), has
+    ``president_cash`` and two NYC shares worth $67 each."""
+    t = first_operating_round(**options)
+    t.act("A", "lay", tile="57", hex="H10", exits=None)
+    t.act("A", "run", routes=None)
+    t.state.bank += t.state.corps["PRR"].cash
+    t.state.corps["PRR"].cash = 0
+    t.state.bank += t.cash("A") - president_cash
+    t.state.player("A").cash = president_cash
+    t.state.corps["NYC"].certs[5] = "p:A"
+    t.state.corps["NYC"].certs[6] = "p:A"
+    return t
+
+
 def give_train(table: Table, corp: str, name: str) -> None:
     """Put a train from the bank into a corporation (test set-up, as if bought)."""
     state = table.state

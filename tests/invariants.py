@@ -26,6 +26,7 @@ def check(state: GameState, actor: str, action: dict[str, Any]) -> None:
         trains(state)
         tiles_and_tokens(state)
     limits_after_buying(state, actor, action)
+    loans(state)
 
 
 def money(state: GameState) -> None:
@@ -52,12 +53,25 @@ def shares(state: GameState) -> None:
         if president is not None:
             mine = state.percent(sym, player_holder(president))
             assert mine >= rules.president_percent
-            assert all(state.percent(sym, player_holder(n)) <= mine for n in state.names)
+            # an insolvent company keeps its administrator (1830 base game 7.7)
+            assert corp.loan > 0 or \
+                all(state.percent(sym, player_holder(n)) <= mine for n in state.names)
         if corp.floated:
             assert state.percent(sym, IPO) <= 100 - rules.corp_float_percent(sym) or \
                 corp.reissued
         if corp.par is not None and not corp.reissued:
             assert corp.par in rules.market.par_prices
+
+
+def loans(state: GameState) -> None:
+    """1830 base game 7.7: while a company owes the bank, every dollar it or its
+    administrator takes in repays the loan, so after each command both hold none."""
+    for sym, corp in state.corps.items():
+        assert corp.loan >= 0
+        if corp.loan and not corp.closed:
+            administrator = state.president(sym)
+            assert corp.cash == 0, (sym, corp.cash)
+            assert administrator is None or state.player(administrator).cash == 0
 
 
 def redeemed_shares(state: GameState) -> None:

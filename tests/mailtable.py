@@ -30,15 +30,19 @@ class Mail:
         self.text = body.get_content() if body is not None else ""
 
 
+def table_config(limits: Limits | None = None) -> MailConfig:
+    """The service's configuration in these tests (no servers: the outbox is read)."""
+    return MailConfig(address="pbem@games.test", referee="ref@games.test",
+                      trusted_authserv_id="mx.games.test", limits=limits or Limits())
+
+
 class Table:
     """A game, its store and a way to send mail into it as a player."""
 
     def __init__(self, tmp: Path, options: dict[str, str] | None = None,
                  limits: Limits | None = None, names: tuple[str, ...] = NAMES) -> None:
         self.store: Store = open_store(tmp / "pbem.db", now=NOW)
-        self.config = MailConfig(address="pbem@games.test", referee="ref@games.test",
-                                 trusted_authserv_id="mx.games.test",
-                                 limits=limits or Limits())
+        self.config = table_config(limits)
         created = service.create_game(
             self.store, "1830", [(n, f"{n.lower()}@players.test") for n in names], seed=1,
             seating="fixed", options=options or {}, now=NOW, referee="ref@games.test")

@@ -75,7 +75,7 @@ def midgame_1830() -> GameState:
     state.corps["NYC"].operated = True
     for p, cash in zip(state.players, (182, 96, 311, 47), strict=True):
         p.cash = cash
-    state.bank = 12000 - sum(p.cash for p in state.players) - sum(
+    state.bank = state.rules.bank_cash - sum(p.cash for p in state.players) - sum(
         c.cash for c in state.corps.values())
     state.phase = "3"
     state.trains_sold = {"2": 6, "3": 2}

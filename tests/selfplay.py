@@ -10,7 +10,9 @@ from typing import Any
 from invariants import check
 
 from pbem.bots import pick
+from pbem.engine.errors import SetupError
 from pbem.engine.game import Decision, apply_facts, decide, new_game
+from pbem.engine.title import load_title
 from pbem.notation import format_action, parse_command
 from pbem.service import parse_context
 
@@ -34,9 +36,10 @@ class SelfPlay:
         return name, action, decision
 
 
-def play_whole_game(players: int, seed: int, title: str = "1830") -> SelfPlay:
-    """A whole game of random legal moves, the invariants checked after every event."""
-    game = SelfPlay(players, seed, title)
+def play_whole_game(players: int, seed: int, title: str = "1830", **options: str) -> SelfPlay:
+    """A whole game of random legal moves (with the game ``options``), the invariants
+    checked after every event."""
+    game = SelfPlay(players, seed, title, **options)
     while not game.state.finished:
         actor, action, _ = game.step()
         check(game.state, actor, action)
@@ -55,3 +58,23 @@ def replay_matches(game: SelfPlay) -> None:
         apply_facts(state, again.facts)
     assert state.to_dict() == game.state.to_dict()
     assert state.clone().to_dict() == state.to_dict()
+
+
+def option_set(title: str, n: int) -> dict[str, str]:
+    """The options of self-play game ``n``.  Games 0 to 3: option number k takes its
+    choice number (n + k) modulo its number of choices, so that together they play every
+    choice of every option with up to four (and, with the base game's own test, the
+    rest); later games (the sweep): a choice drawn at random for each option.  A value
+    that cannot go with those before it (Title.incompatible) gives way to the option's
+    default."""
+    rules = load_title(title)
+    rng = random.Random(n)
+    chosen: dict[str, str] = {}
+    for k, (key, opt) in enumerate(sorted(rules.options.items())):
+        chosen[key] = opt.choices[(n + k) % len(opt.choices)] if n < 4 else \
+            rng.choice(opt.choices)
+        try:
+            rules.resolve_options(chosen)
+        except SetupError:
+            chosen[key] = opt.default
+    return chosen

@@ -134,11 +134,12 @@ def test_tampering_is_found(tmp_path: Path, case: str) -> None:
 def test_a_deleted_game_is_found(tmp_path: Path) -> None:
     db, game = played_file(tmp_path)
     assert cli(db, "audit", "--all").exit_code == 0
-    tamper(db, game, lambda conn: [conn.execute(f"DELETE FROM {t} WHERE "
-                                                f"{'id' if t == 'games' else 'game_id'} = ?",
-                                                [game]).close()
-                                   for t in ("events", "players", "chain_heads", "games")],
-           rehashed=False)
+    def delete_game(conn: sqlite3.Connection) -> None:
+        for table in ("events", "players", "chain_heads", "games"):
+            key = "id" if table == "games" else "game_id"
+            conn.execute(f"DELETE FROM {table} WHERE {key} = ?", [game]).close()
+
+    tamper(db, game, delete_game, rehashed=False)
     result = cli(db, "audit", "--all")
     assert result.exit_code == 1 and f"game #{game}" in result.output
 

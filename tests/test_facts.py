@@ -146,6 +146,7 @@ def test_a_game_recorded_under_other_rules_data_is_read_with_a_note(tmp_path: Pa
                 now="2025-01-01T00:00:00+00:00")
     store.conn.execute("UPDATE games SET rules_version = '1830-classic-0' WHERE id = ?",
                        (game.game_id,))
+    store.seal_game(game.game_id)  # as the pbem of those rules data would have sealed it
     result = service.audit(store, game.game_id)
     assert result.problem is None
     assert result.notes == ["The game was recorded under the 1830 rules data "

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mailtable import NOW, Mail, Table
+from mailtable import NOW, Table
 
 from pbem import service
 from pbem.mail.config import Limits, MailConfig, load_config
@@ -301,10 +301,13 @@ def test_from_is_read_strictly(table: Table) -> None:
         outcome = raw_send(table, raw)
         assert outcome.status == "ignored", (sender, outcome)
     assert table.texts() == []
-    # carried Ann's reply code but not from her: she hears of it once, nobody else does
+    # carried Ann's reply code but not from her: she hears of it once, no other player
+    # does; the game's referee gets his copy of each rejection (issue 12)
     mails = table.new_mail()
     [notice] = table.to("Ann", mails)
-    assert len(mails) == 1 and "not your address of record" in " ".join(notice.text.split())
+    assert "not your address of record" in " ".join(notice.text.split())
+    others = [m.recipient for m in mails if m is not notice]
+    assert others == ["ref@games.test"] * 3
 
 
 # -- limits before parsing --------------------------------------------------------------------
@@ -353,4 +356,3 @@ def test_default_configuration_has_the_limits() -> None:
     limits = MailConfig().limits
     assert 1_000_000 <= limits.max_mail_bytes <= 10_000_000
     assert limits.rejections_per_address_per_day == 1
-    assert Mail  # the helper the processing tests share

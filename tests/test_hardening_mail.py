@@ -76,7 +76,8 @@ def test_a_backlog_is_sent_without_reading_it_all(tmp_path: Path) -> None:
 
     from pbem.mail.serve import send_once
 
-    sink = CountingSink().start()
+    sink = CountingSink()
+    sink.start()
     try:
         store = open_store(tmp_path / "pbem.db", now="2024-01-01T00:00:00+00:00")
         body = (b"x" * 76 + b"\r\n") * 1300  # 100 KB in lines of 78

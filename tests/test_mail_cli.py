@@ -18,6 +18,8 @@ def test_config_check(world: MailWorld) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert re.search(r"imap 127.0.0.1:\d+ \(plain\): ok, logged in", result.stdout)
     assert "smtp 127.0.0.1" in result.stdout and "all good" in result.stdout
+    # the SMTP server's extensions, also where pbem does not log in (it said "none")
+    assert "extensions: none" not in result.stdout and "8bitmime" in result.stdout
     bad = world.cli("config", "check", PBEM_IMAP_PASSWORD="wrong")
     assert bad.returncode == 1 and "FAILED" in bad.stdout
 
@@ -64,3 +66,19 @@ def test_every_command_is_documented() -> None:
     help_text = subprocess.run([sys.executable, "-m", "pbem", "inbox", "--help"],
                                capture_output=True, text=True, cwd=ROOT).stdout
     assert "retry" in help_text
+
+
+def test_welcome_names_the_games_options(world: MailWorld) -> None:
+    """docs/options.md: the welcome mail lists the options that differ from the
+    defaults, each with its rule, in lines a plain-text client shows whole."""
+    game = world.new_game(options={"game": "base", "split_revenue": "yes"}, welcome=False)
+    assert world.cli("welcome", str(game.id)).returncode == 0
+    [welcome] = game.inbox("Ann")
+    text = welcome.text()
+    assert "Options (the others are the defaults" in text
+    for named in ("game=base (1.0)", "privates=groups (V-1.8)", "forced_train=loan (7.6.2)",
+                  "split_revenue=yes (V-7.1)"):
+        assert named in text, named
+    assert "It is your turn first" in text and "bid" in text
+    listing = text[text.index("Options ("):text.index("Your secret key")]
+    assert max(len(line) for line in listing.splitlines()) <= 78

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 from cli_driver import Cli
+from click.testing import CliRunner
 from mailtable import Table, check_widths
 
 from pbem import service
+from pbem.cli import main
 from pbem.orders import current_orders
 
 AUCTION = [("Ann", "buy SV"), ("Ben", "buy CS"), ("Cat", "buy DH"), ("Dan", "buy MH"),
@@ -270,3 +272,24 @@ def test_talk_is_never_undone(table: Table) -> None:
     assert any("say sorry, Ben" in line and "(undone)" not in line for line in lines)
     assert any(line.endswith("buy SV (undone)") for line in lines)
     assert [e["kind"] for e in events(table) if "sorry" in str(e["text"])] == ["talk"]
+
+
+def test_private_talk_stays_off_the_archive_page_and_the_site_log(tmp_path: Path) -> None:
+    """The archive page and the 18xx.games log are shared with everybody: private talk,
+    standing orders and settings are not on them; the referee's copy has them."""
+    table = Table(tmp_path)
+    table.send("Ann", "say to Ben: shall we share the B&O?\nsay good luck all\nauto pass")
+    table.new_mail()
+    db = str(table.store.db.conn.execute("PRAGMA database_list").fetchone()[2])
+
+    def export(*args: str) -> str:
+        result = CliRunner().invoke(main, ["--db", db, "export", str(table.game), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    public, referee = export("--format", "html"), export("--format", "html", "--private")
+    site = export("--format", "18xx")
+    for shared in (public, site):
+        assert "good luck all" in shared and "shall we share" not in shared
+    assert '<tr class="order"' not in public  # the order itself; what it did is public
+    assert "shall we share" in referee and '<tr class="order"' in referee

@@ -243,7 +243,8 @@ def test_rejections_answer_in_the_game_s_thread(table: Table) -> None:
     table.send("Ann", "buy SV", sender="mallory@elsewhere.test")
     mails = table.new_mail()
     [warning] = table.to("Ann", mails)
-    assert [m.recipient for m in mails] == ["ann@players.test"]
+    # the warning goes to Ann alone; the game's referee gets his copy of the rejection
+    assert [m.recipient for m in mails] == ["ref@games.test", "ann@players.test"]
     assert warning.subject.endswith("Your reply address has leaked")
     assert "came from mallory@elsewhere.test" in warning.text
     assert "key new" in warning.text and 'answer with "Reply"' not in warning.text

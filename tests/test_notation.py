@@ -397,7 +397,12 @@ def test_any_time_commands(text: str, expected: dict[str, Any]) -> None:
                                  "action": {"type": "say", "text": "hi"}}),
         ("revert to 123", {"type": "revert", "seq": 123}),
         ("replace Alice with new@example.org",
-         {"type": "replace", "player": "Alice", "email": "new@example.org"}),
+         {"type": "replace", "player": "Alice", "person": None, "email": "new@example.org"}),
+        ("replace Alice with Ben ben@example.org",
+         {"type": "replace", "player": "Alice", "person": "Ben", "email": "ben@example.org"}),
+        ("extend alice 24h", {"type": "extend", "player": "Alice", "hours": 24}),
+        ("extend Alice by 2 days", {"type": "extend", "player": "Alice", "hours": 48}),
+        ("deadline off", {"type": "deadline", "hours": None}),
         ("pause", {"type": "pause"}),
         ("resume", {"type": "resume"}),
         ("deadline 72h", {"type": "deadline", "hours": 72}),
@@ -585,7 +590,7 @@ def test_every_action_type_of_the_contract_can_be_printed() -> None:
 
 
 def test_every_verb_has_a_canonical_verb_and_help_topic() -> None:
-    assert set(_HANDLERS) | {"say", "as"} == set(VERB_OF)
+    assert set(_HANDLERS) | {"say", "as", "away"} == set(VERB_OF)
     assert set(VERB_OF.values()) <= set(HELP_TOPICS)
 
 
@@ -685,9 +690,19 @@ def actions_1830() -> st.SearchStrategy[tuple[ParseContext, dict[str, Any]]]:
         typed("history", count=st.integers(1, 500)),
         typed("notify", mode=st.sampled_from(["every", "round", "turn"])),
         typed("revert", seq=st.integers(0, 10_000)),
-        typed("replace", player=PLAYER, email=st.sampled_from(["a@b.org", "New.One@x.example"])),
-        typed("pause"), typed("resume"), typed("deadline", hours=st.integers(1, 999)),
+        typed("replace", player=PLAYER, person=st.none() | st.sampled_from(["Ben", "Eve Lu"]),
+              email=st.sampled_from(["a@b.org", "New.One@x.example"])),
+        typed("pause"), typed("resume"),
+        typed("deadline", hours=st.none() | st.integers(1, 999)),
         typed("kick", player=PLAYER),
+        typed("extend", player=PLAYER, hours=st.integers(1, 999)),
+        typed("history", count=st.none(), first=st.integers(1, 99), last=st.integers(100, 999)),
+        typed("away", until=st.sampled_from(["2026-12-24", "2027-01-02 18:00"]), hours=st.none(),
+              reason=st.sampled_from(["", "holiday", "in Rome; back soon"])),
+        typed("away", until=st.none(), hours=st.integers(1, 999),
+              reason=st.sampled_from(["", "holiday"])),
+        typed("back"), typed("list"),
+        typed("undo_answer", answer=st.sampled_from(["accept", "decline"])),
     )  # fmt: skip
     return st.one_of(
         pair(in_auction, auction_actions),

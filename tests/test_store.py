@@ -196,6 +196,7 @@ def test_create_game_and_players(store: Store) -> None:
         "status": "active",
         "created": T0,
         "referee": "ref@example.org",
+        "referee_key_hash": None,
     }
     assert store.create_game("second", {}, 1, "e", "r", T0) == game_id + 1
     store.add_player(game_id, 2, "Bob", "bob@example.org", "hb")
@@ -212,6 +213,8 @@ def test_create_game_and_players(store: Store) -> None:
         "mail": "full",
         "picture": "on",
         "tz": "UTC",
+        "person": None,
+        "status": "playing",
     }
     assert store.players(game_id + 1) == []
 
@@ -347,7 +350,7 @@ def _tamper(path: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
         "UPDATE events SET actor = 'Bob' WHERE seq = 3",
         "UPDATE events SET received = '2030-01-01T00:00:00Z' WHERE seq = 3",
         "UPDATE events SET log = 'not json' WHERE seq = 3",
-        "UPDATE events SET hash = 'f' || substr(hash, 2) WHERE seq = 3",
+        "UPDATE events SET hash = 'x' || substr(hash, 2) WHERE seq = 3",
         "UPDATE events SET prev_hash = 'x' WHERE seq = 3",
         "DELETE FROM events WHERE seq = 2",
     ],

@@ -92,8 +92,9 @@ def test_old_keys_are_replaced_and_mailed(old_db: Path) -> None:
         assert len(mails) == 7 and all(m[3] == "pending" for m in mails)
         assert all("new key" in m[1] for m in mails)
         # mails the old code queued carry old reply codes: not sent, the new mail replaces them
+        # (the rejection above and the referee's copy of it are new)
         stale = store.conn.execute("SELECT COUNT(*) FROM outbox WHERE purpose NOT IN ('key', "
-                                   "'rej') AND status = 'pending'").fetchone()[0]
+                                   "'rej', 'ref') AND status = 'pending'").fetchone()[0]
         assert stale == 0
         new_key = issued[(1, "Ann")]
         assert len(normalize_key(new_key)) == KEY_LENGTH

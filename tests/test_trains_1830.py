@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from enginehelp import first_operating_round, give_cash, give_train, sell_out_trains
+from enginehelp import (
+    first_operating_round,
+    give_cash,
+    give_train,
+    prr_forced_to_buy,
+    sell_out_trains,
+)
 
 from pbem.engine.state import POOL, corp_holder
 
@@ -173,21 +179,6 @@ def test_7_0_bank_break_in_an_operating_round_ends_after_the_set() -> None:
     result = t.result
     assert result["reason"] == "bank" and set(result["scores"]) == {"A", "B", "C", "D"}
     assert t.state.bank < 0  # paid on paper
-
-
-def prr_forced_to_buy(president_cash: int):  # type: ignore[no-untyped-def]
-    """PRR has a route (H10-H12), no train and no money; A, its president, has
-    ``president_cash`` and two NYC shares worth $67 each."""
-    t = first_operating_round()
-    t.act("A", "lay", tile="57", hex="H10", exits=None)
-    t.act("A", "run", routes=None)
-    t.state.bank += t.state.corps["PRR"].cash
-    t.state.corps["PRR"].cash = 0
-    t.state.bank += t.cash("A") - president_cash
-    t.state.player("A").cash = president_cash
-    t.state.corps["NYC"].certs[5] = "p:A"
-    t.state.corps["NYC"].certs[6] = "p:A"
-    return t
 
 
 def test_6_6_3_forced_sale_only_enough_and_then_the_train() -> None:

@@ -15,6 +15,9 @@ Private auction:
   {"type": "bid", "private": "CS", "amount": 45}          bid CS 45
   {"type": "bid", "private": None, "amount": 175}         bid 175      (in an auction)
   {"type": "pass"}                                        pass
+Private companies in groups (a title's first round, option privates=groups):
+  {"type": "bid", "private": None, "amount": 30}          bid 30       (for the first choice)
+  {"type": "take_group", "group": 2}                      take group 2
 
 Stock round (rules 4-5):
   {"type": "par", "corp": "PRR", "price": 82}             par PRR 82
@@ -77,9 +80,6 @@ ENGINE_TYPES = frozenset(
         "buy_private", "bid", "pass", "par", "buy_share", "sell", "exchange",
         "sell_private", "accept", "decline", "lay", "token", "run", "payout",
         "withhold", "half", "buy_train", "discard", "bankrupt", "protect", "redeem",
-        "reissue", "destination", "port", "cattle", "end_game", "as",
+        "reissue", "destination", "port", "cattle", "end_game", "as", "take_group",
     }
 )
-
-#: Action types answered by the service at any time, never recorded as game events.
-SERVICE_TYPES = frozenset({"say", "help", "show", "history", "notify", "undo"})

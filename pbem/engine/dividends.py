@@ -49,14 +49,36 @@ def distribute(ctx: Ctx, corp: str, per_share: int) -> None:
 
 
 def pay_out(ctx: Ctx, corp: str, revenue: int, moves: bool = True) -> None:
-    """10% of the revenue per 10% share to its holder; the share value moves right
-    .  ``moves`` False: no move (not used: a connection run paid
-    out moves right too, p.23)."""
+    """10% of the revenue per 10% share to its holder; the share value moves right (as
+    far as the title's rule says: Rulebook.payout_moves).  ``moves`` False: no move (not
+    used: a connection run paid out moves right too, p.23)."""
+    state = ctx.state
     per_share = revenue // 10
     ctx.log(f"{corp} pays out {money(revenue)}: {money(per_share)} per share.")
     distribute(ctx, corp, per_share)
-    if moves:
-        market.move(ctx, corp, "right")
+    steps = book(state).payout_moves(state, corp, revenue) if moves else 0
+    if steps:
+        market.move(ctx, corp, "right", steps)
+    elif moves:
+        ctx.log(f"{corp} share value stays at ${state.price(corp)}.")
+
+
+def half_kept(revenue: int, round_up: bool = True) -> int:
+    """What the company keeps of a split (half) dividend: half the revenue rounded up to
+    $10 (down with ``round_up`` False), so that each share is paid whole dollars."""
+    return -(-revenue // 20) * 10 if round_up else revenue // 20 * 10
+
+
+def pay_half(ctx: Ctx, corp: str, revenue: int, kept: int) -> None:
+    """A split dividend: the company keeps ``kept``, the shareholders get 10% of the rest
+    per share; the share value does not move (a title's half dividend or split revenue)."""
+    rest = revenue - kept
+    per_share = rest // 10
+    ctx.pay(BANK, corp_holder(corp), kept)
+    ctx.log(f"{corp} pays a half dividend of {money(revenue)}: it keeps {money(kept)} and pays "
+            f"{money(per_share)} per share.")
+    distribute(ctx, corp, per_share)
+    ctx.log(f"{corp} share value stays at ${ctx.state.price(corp)} (half dividend).")
 
 
 def withhold(ctx: Ctx, corp: str, revenue: int, moves: bool = True) -> None:

@@ -33,6 +33,43 @@ def note_bank_break(ctx: Ctx) -> None:
     ctx.log(f"The bank has run out of money: the game ends {when}.")
 
 
+# -- the top of the market (a title's finish there): the title says when -----------------
+
+
+def at_top(state: GameState) -> list[str]:
+    """Companies whose share value is the market's highest."""
+    top = state.rules.market.max_price
+    return [sym for sym, c in state.corps.items() if c.cell is not None and state.price(sym) == top]
+
+
+def note_top_reached(ctx: Ctx, corp: str, reason: str) -> None:
+    """After ``corp``'s dividend in a game that ends at the top of the market: its token
+    there ends the game once it has finished operating; no other company operates."""
+    state = ctx.state
+    if corp not in at_top(state) or state.ending is not None and state.ending["reason"] == reason:
+        return
+    ctx.emit(Ending({"reason": reason, "after": "turn", "corp": corp}))
+    ctx.log(f"{corp}'s share value has reached ${state.price(corp)}: the game ends when "
+            f"{corp} has finished operating; no other company operates.")
+
+
+def ends_after_turn(state: GameState) -> bool:
+    """The game ends when the operating company's turn is over (the top reached)."""
+    return state.ending is not None and state.ending.get("after") == "turn"
+
+
+def end_at_top_before_operating(ctx: Ctx, reason: str) -> bool:
+    """At the start of an operating round: a token that reached the top in the stock
+    round ends the game with no company operating.  True: the game is over."""
+    state = ctx.state
+    if not at_top(state):
+        return False
+    ctx.log(f"{', '.join(at_top(state))} reached ${state.rules.market.max_price} in the stock "
+            "round: no company operates and the game ends.")
+    end_game(ctx, reason)
+    return True
+
+
 def share_value(state: GameState, name: str) -> int:
     holder = player_holder(name)
     return sum(state.percent(c, holder) // 10 * (state.price(c) or 0) for c in state.corps)

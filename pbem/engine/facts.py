@@ -262,6 +262,22 @@ class OverLimit(Fact):
             state.over_limit.pop(self.player, None)
 
 
+@dataclass(frozen=True)
+class Note(Fact):
+    """A title's variant remembers ``value`` under ``key`` (GameState.notes); None
+    forgets it."""
+
+    KIND = "note"
+    key: str
+    value: Any
+
+    def apply(self, state: GameState) -> None:
+        if self.value is None:
+            state.notes.pop(self.key, None)
+        else:
+            state.notes[self.key] = copy.deepcopy(self.value)
+
+
 # -- turn order, phases, rounds, the end ------------------------------------------------------
 
 
@@ -497,7 +513,7 @@ class MarkerRemoved(Fact):
 #: every kind of fact, by the name stored
 KINDS: dict[str, type[Fact]] = {cls.KIND: cls for cls in (
     Cash, Cert, PrivateOwner, PrivatePrice, PrivateClosed, PrivateUsed, Par, MarketMove,
-    MarketRestore, CorpSet, CorpClosed, OverLimit, Priority, Phase, RoundNew, RoundSet, Bid,
-    BidsCleared, Ending, GameOver, Train, TileLaid, Station, StationMoved, StationRemoved,
+    MarketRestore, CorpSet, CorpClosed, OverLimit, Note, Priority, Phase, RoundNew, RoundSet,
+    Bid, BidsCleared, Ending, GameOver, Train, TileLaid, Station, StationMoved, StationRemoved,
     Marker, MarkerRemoved)}
 

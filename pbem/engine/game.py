@@ -7,7 +7,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import auction
 from .context import Ctx, require
 from .ending import end_game, note_bank_break
 from .errors import RulesError, SetupError
@@ -94,7 +93,7 @@ def new_game(title: str, seated: list[str], seed: int, options: dict[str, str]) 
     resolved = load_title(title).resolve_options(options)
     check_players(title, seated, resolved)
     state = initial_state(title, seated, seed, resolved)
-    state.round = auction.new_auction_round(seated[0])
+    state.round = book(state).first_round(state)
     return state
 
 
@@ -116,6 +115,7 @@ def decide(state: GameState, actor: str, action: dict[str, Any]) -> Decision:
         exchange(ctx, action["private"])
     else:
         book(state).round(state).decide(ctx, action)
+    book(state).after_decision(ctx)
     note_bank_break(ctx)
     return Decision(ctx.facts, ctx.lines)
 

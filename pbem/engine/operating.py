@@ -421,10 +421,17 @@ class Dividend(TurnStep):
     def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         state = ctx.state
         advance_to(ctx, "dividend", corp) if state.round["turn"]["run"] else None
-        if action["type"] not in self.kinds:
+        self.check_kind(state, corp, action["type"])
+        orrun.decide_dividend(ctx, corp, action["type"])
+
+    def kinds_for(self, state: GameState, corp: str) -> tuple[str, ...]:
+        """The dividends ``corp`` may declare now (a title's variants may vary them)."""
+        return self.kinds
+
+    def check_kind(self, state: GameState, corp: str, kind: str) -> None:
+        if kind not in self.kinds_for(state, corp):
             raise RulesError(f"In {state.title} a corporation pays out or withholds; there is "
                              "no half dividend.", cite(state, "dividend"))
-        orrun.decide_dividend(ctx, corp, action["type"])
 
     def revenue(self, state: GameState, corp: str) -> int | None:
         turn = state.round["turn"]
@@ -437,7 +444,7 @@ class Dividend(TurnStep):
 
     def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
         if self.revenue(state, corp):
-            return [{"action": {"type": kind}} for kind in self.kinds]
+            return [{"action": {"type": kind}} for kind in self.kinds_for(state, corp)]
         return []
 
     def holding(self, state: GameState, corp: str) -> bool:
@@ -587,6 +594,8 @@ def train_moves(state: GameState, corp: str) -> list[dict[str, Any]]:
         assert president is not None
         cash += player_cash(state, president)
     cheapest = ortrains.cheapest_available(state)
+    if forced and book(state).bank_lends(state):
+        cash = max(cash, cheapest or 0)
     moves: list[dict[str, Any]] = []
     room = len(c.trains) < train_limit(state)
     for train in bank_offers(state):

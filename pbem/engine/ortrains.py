@@ -132,6 +132,9 @@ def pay_for_train(ctx: Ctx, corp: str, price: int, cheapest: bool) -> None:
             f"with {president}'s money it must buy the cheapest train available "
             f"({money(cheapest_available(state) or 0)}).", cite(state, "forced_train"))
     needed = price - cash
+    if player_cash(state, president) < needed and book(state).bank_lends(state):
+        book(state).borrow_for_train(ctx, corp, price)
+        return
     require(player_cash(state, president) >= needed, f"{corp} and {president} together have "
             f"{money(cash + player_cash(state, president))}; the train costs {money(price)}. "
             f"{president} must first sell shares (sell N CORP) to raise the difference.",
@@ -169,6 +172,8 @@ def propose_from_corporation(ctx: Ctx, corp: str, action: dict[str, Any]) -> Non
         name = trains[0]
     if name is None or name not in trains:
         raise RulesError(f"{seller} has no {name or 'such'}-train to sell.", cite(state, "trains"))
+    problem = book(state).train_sale_problem(state, seller, corp)
+    require(problem is None, problem or "", cite(state, "trains"))
     price: int | None = action.get("price")
     if price is None or price < 1:
         raise RulesError("Name a price of at least $1, e.g. buy train "
@@ -177,7 +182,7 @@ def propose_from_corporation(ctx: Ctx, corp: str, action: dict[str, Any]) -> Non
     require(len(state.corps[corp].trains) < train_limit(state), f"{corp} is at its train limit.",
             cite(state, "trains"))
     if state.corps[corp].cash < price:
-        require(book(state).corporate_train_with_president_money(),
+        require(book(state).corporate_train_with_president_money(state),
                 f"{corp} has only {money(state.corps[corp].cash)}: with "
                 "the president's money a train may be bought only from the bank or the open "
                 "market (the cheapest there).", cite(state, "forced_train"))
@@ -250,10 +255,9 @@ def emergency_sell(ctx: Ctx, corp: str, sales: list[dict[str, Any]]) -> None:
         other, count = sale["corp"], sale["count"]
         problem = forced_sale_problem(state, president, corp, other, count)
         require(problem is None, problem or "", rule)
-        price = state.price(other) or 0
-        require((count - 1) * price < short or not only_enough, f"Selling {count - 1} would "
-                "already raise enough: the president may sell only what the train needs.",
-                rule)
+        require(proceeds(state, president, other, count - 1) < short or not only_enough,
+                f"Selling {count - 1} would already raise enough: the president may sell "
+                "only what the train needs.", rule)
         book(state).forced_sale(ctx, president, other, count, corp)
     book(state).after_forced_sales(ctx)
 
@@ -282,8 +286,14 @@ def bankruptcy_certain(state: GameState, name: str, corp: str) -> bool:
     if not in_emergency(state, corp):
         return False
     blocks = largest_sales(state, name, corp)
-    raisable = sum((state.price(c) or 0) * n for c, n in blocks.items())
+    raisable = sum(proceeds(state, name, c, n) for c, n in blocks.items())
     return emergency_shortfall(state, corp) > raisable
+
+
+def proceeds(state: GameState, name: str, corp: str, count: int) -> int:
+    """What ``name`` receives for ``count`` shares of ``corp`` sold now (the title's
+    rule: Rulebook.sale_proceeds)."""
+    return book(state).sale_proceeds(state, name, corp, count) if count > 0 else 0
 
 
 def emergency_sales(state: GameState, corp: str) -> dict[str, int]:
@@ -296,9 +306,10 @@ def emergency_sales(state: GameState, corp: str) -> dict[str, int]:
         held = share_units(state, other, player_holder(president))
         for count in range(held, 0, -1):
             if forced_sale_problem(state, president, corp, other, count) is None:
-                price = state.price(other) or 0
-                needed = -(-emergency_shortfall(state, corp) // price) if price else count
-                options[other] = min(count, max(needed, 1))
+                short = emergency_shortfall(state, corp)
+                needed = next((n for n in range(1, count + 1)
+                               if proceeds(state, president, other, n) >= short), count)
+                options[other] = needed
                 break
     return options
 
@@ -315,7 +326,7 @@ def bankrupt(ctx: Ctx, corp: str) -> None:
     short = emergency_shortfall(state, corp) if in_emergency(state, corp) else 0
     if declare:
         blocks = largest_sales(state, ctx.actor, corp)
-        raisable = sum((state.price(c) or 0) * n for c, n in blocks.items())
+        raisable = sum(proceeds(state, ctx.actor, c, n) for c, n in blocks.items())
         require(short > raisable, "Only a president who cannot raise the money for a forced "
                 "train purchase, even by selling every share he may, goes bankrupt.",
                 cite(state, "bankruptcy"))

@@ -13,12 +13,21 @@ from typing import Any
 _TITLE_DIRS: dict[str, Path] = {}
 
 
+def package_data(name: str, source: str | None = None) -> Path:
+    """A data file or folder of pbem: the copy installed with the package (pbem/_data/NAME,
+    copied there when the wheel is built, see setup.py), else the one in the source tree
+    (SOURCE, by default NAME, relative to the repository)."""
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "_data" / name
+    return installed if installed.exists() else package.parent / (source or name)
+
+
 def rules_dir() -> Path:
-    """The rules/ directory: $PBEM_RULES, else the one beside the pbem package."""
+    """The rules/ directory: $PBEM_RULES, else the one installed with pbem or beside it."""
     override = os.environ.get("PBEM_RULES")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "rules"
+    return package_data("rules")
 
 
 def register_data(title: str, folder: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import market
 from .context import Ctx
+from .registry import book
 from .state import BANK, IPO, POOL, GameState, player_holder
 
 
@@ -104,7 +105,7 @@ def check_presidency(ctx: Ctx, corp: str) -> None:
     """After a change of holdings, hand the presidency over if someone exceeds the
     president (5.4)."""
     current = ctx.state.president(corp)
-    if current is None:
+    if current is None or book(ctx.state).presidency_fixed(ctx.state, corp):
         return
     successor = new_president(ctx.state, corp, current)
     if successor is not None:
@@ -126,13 +127,14 @@ def check_float(ctx: Ctx, corp: str) -> None:
 
 
 def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool = True,
-                 protected: bool = False) -> None:
+                 protected: bool = False, rows: int | None = None) -> None:
     """``seller`` sells ``count`` shares of ``corp`` to the bank pool at the current
     price: a presidency that passes is handed over first (certificates swapped), and the
-    price drops one box per share after the whole block (5.1, 5.4, 4.5), unless
-    ``price_moves`` is False (a bankrupt president's sale, option bankrupt_prices).  A
-    ``protected`` sale closes the company only when the protection is declined.  The caller has
-    checked that the sale is allowed."""
+    price drops one box per share after the whole block (5.1, 5.4, 4.5), or ``rows``
+    boxes where the title's rules say otherwise, unless ``price_moves`` is False (a
+    bankrupt president's sale, option bankrupt_prices).  A ``protected`` sale closes the
+    company only when the protection is declined.  The caller has checked that the sale
+    is allowed."""
     state = ctx.state
     holder = player_holder(seller)
     price = state.price(corp) or 0
@@ -150,4 +152,4 @@ def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool
                 "stays (a bankrupt president's sale).")
         return
     ctx.log(f"{seller} sells {shares} of {corp} for ${price * count}.")
-    market.move(ctx, corp, "down", count, close=not protected)
+    market.move(ctx, corp, "down", count if rows is None else rows, close=not protected)

@@ -65,6 +65,12 @@ class Corporation:
     #: what became of the destination marker at the connection run: "placed" at
     #: the destination (doubles it for this company) or "kept" (a $100 station marker)
     destination_marker: str | None = None
+    #: money borrowed from the bank for a forced train and not yet repaid (a title's
+    #: insolvency: the company is insolvent while it owes any)
+    loan: int = 0
+    #: trains made obsolete that run once more before they leave (a title's delayed
+    #: rusting); they count as scrapped already
+    rusting: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -99,6 +105,9 @@ class GameState:
     ending: dict[str, Any] | None = None
     #: price protection: player -> corporations held over the share limit by it
     over_limit: dict[str, list[str]] = field(default_factory=dict)
+    #: what a title's variant remembers between rounds (fact Note), e.g. when a market
+    #: reform begins
+    notes: dict[str, Any] = field(default_factory=dict)
 
     # -- lookups -------------------------------------------------------------
     @property
@@ -188,7 +197,7 @@ class GameState:
             corps={s: Corporation(c.sym, list(c.certs), c.par, c.cell, c.arrival, c.floated,
                                   c.funded, c.cash, c.operated, list(c.trains), c.closed,
                                   c.frozen, c.reissued, c.destination_reached,
-                                  c.destination_marker)
+                                  c.destination_marker, c.loan, list(c.rusting))
                    for s, c in self.corps.items()},
             privates={s: Private(p.sym, p.price, p.owner, p.closed, p.used)
                       for s, p in self.privates.items()},
@@ -205,6 +214,7 @@ class GameState:
             board=board.copy(),
             ending=copy.deepcopy(self.ending),
             over_limit={p: list(cs) for p, cs in self.over_limit.items()},
+            notes=copy.deepcopy(self.notes),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -320,6 +320,8 @@ def propose_private_sale(ctx: Ctx, sym: str, seller: str, buyer: str, price: int
             "them begins).", cite(ctx.state, "privates_close"))
     require(state.privates[sym].owner == player_holder(seller), f"{seller} does not own {sym}.")
     require(buyer != seller and buyer in state.names, f"{buyer} is not another player.")
+    problem = book(state).private_sale_problem(state, sym, seller, buyer)
+    require(problem is None, problem or "", cite(ctx.state, "private_sale"))
     require(price >= 0, "The price must be at least $0.")
     require(player_cash(state, buyer) >= price, f"{buyer} does not have {money(price)}.")
     require(certificate_count(state, buyer) < certificate_limit(state),
@@ -371,6 +373,7 @@ def answer_private_sale(ctx: Ctx, accepted: bool) -> None:
     ctx.emit(PrivateOwner(sym, player_holder(buyer)))
     ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
     ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=prop["proposer"])
+    book(state).private_changed_hands(ctx, sym)
     if private_trade(state) != "turn":  # the turn's purchase
         turn = state.round["turn"]
         ctx.round_set(turn={**turn, "bought": True, "sold_before_buy": bool(turn["sold"]),

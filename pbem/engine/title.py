@@ -138,6 +138,22 @@ class OptionDef:
     default: str
     choices: tuple[str, ...]
     help: str
+    #: where the rulebook describes the choice ("V-6.4"; empty: a house or site option)
+    rule: str = ""
+    #: the value of a game recorded before the option existed (None: the default); a
+    #: new option whose default changes what the engine decides keeps the old reading
+    #: for the games stored before it (Title.options_as_recorded)
+    legacy: str | None = None
+    #: choice -> the defaults it gives other options (a preset: 1830 game=base)
+    sets: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Incompatible:
+    """Option values that cannot be played together, and why (a sentence)."""
+
+    options: dict[str, str]
+    why: str
 
 
 @dataclass(frozen=True)
@@ -170,6 +186,8 @@ class Title:
     certificate_limits: dict[int, dict[int, int]] = field(default_factory=dict)
     #: the title's further data (1870: auction, redemption, reissue, token_hexes, board...)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: option values that cannot be played together
+    incompatible: tuple[Incompatible, ...] = ()
 
     def certificate_limit_for(self, players: int, companies: int | None = None) -> int:
         """The certificate limit with ``companies`` public companies left (None: all).
@@ -214,7 +232,8 @@ class Title:
         return sorted(self.privates.values(), key=lambda p: p.value)
 
     def resolve_options(self, given: dict[str, str]) -> dict[str, str]:
-        """The game's options: defaults overridden by ``given``, each checked."""
+        """The game's options: defaults, then what the presets given set, then ``given``;
+        each checked, and the whole set checked for values that cannot go together."""
         resolved = {key: opt.default for key, opt in self.options.items()}
         for key, value in given.items():
             opt = self.options.get(key)
@@ -224,8 +243,36 @@ class Title:
             if value not in opt.choices:
                 choices = ", ".join(opt.choices)
                 raise SetupError(f"Option {key} may be {choices}, not '{value}'.")
-            resolved[key] = value
+        for key, value in given.items():
+            for other, preset in self.options[key].sets.get(value, {}).items():
+                if other not in given:
+                    resolved[other] = preset
+        resolved.update(given)
+        self.check_compatible(resolved)
         return resolved
+
+    def check_compatible(self, options: Mapping[str, str]) -> None:
+        """SetupError with the sentence of the first pair of values that cannot go
+        together."""
+        for rule in self.incompatible:
+            if all(options.get(k) == v for k, v in rule.options.items()):
+                named = " with ".join(f"{k}={v}" for k, v in rule.options.items())
+                raise SetupError(f"Options {named} cannot be played together: {rule.why}")
+
+    def options_as_recorded(self, stored: Mapping[str, str]) -> dict[str, str]:
+        """The options of a stored game: an option it does not name did not exist when it
+        was recorded, so it takes the reading of that time (OptionDef.legacy) or, for an
+        option that changes nothing of the past, its default."""
+        known = dict(stored)
+        for key, opt in self.options.items():
+            if key not in known:
+                known[key] = opt.legacy if opt.legacy is not None else opt.default
+        return self.resolve_options(known)
+
+    def non_default(self, options: Mapping[str, str]) -> dict[str, str]:
+        """The options whose value differs from the default, in the data's order."""
+        return {k: options[k] for k, opt in self.options.items()
+                if k in options and options[k] != opt.default}
 
 
 def _clean(value: Any) -> Any:
@@ -245,7 +292,7 @@ TITLE_KEYS = {
     "title", "name", "rules_version", "engine_support", "players", "bank_cash", "starting_cash",
     "certificate_limit", "player_share_limit_percent", "pool_certificate_limit", "float_percent",
     "zones", "market", "privates", "corporations", "shares", "trains", "phases", "options",
-    "variants",
+    "variants", "incompatible",
 }
 PRIVATE_KEYS = {"sym", "name", "value", "revenue", "hexes", "aliases"}
 CORP_KEYS = {"sym", "name", "home", "home_city", "tokens", "aliases", "home_lay", "destination",
@@ -286,6 +333,27 @@ def _check_variants(data: dict[str, Any]) -> None:
             if choice not in options[key]["choices"] or choice == options[key]["default"]:
                 raise SetupError(f"{data['title']}: variant data for {key}={choice}, which is "
                                  f"not a choice other than the default.")
+
+
+def _check_options(data: dict[str, Any]) -> None:
+    """Presets and incompatible pairs name options and choices that exist."""
+    options = {k: v for k, v in data["options"].items() if not k.startswith("_")}
+
+    def known(key: str, value: str, where: str) -> None:
+        if key not in options or value not in options[key]["choices"]:
+            raise SetupError(f"{data['title']}: {where} names {key}={value}, which is no "
+                             "option's choice.")
+
+    for key, opt in options.items():
+        for choice, preset in opt.get("sets", {}).items():
+            known(key, choice, f"the preset {key}={choice}")
+            for other, value in preset.items():
+                known(other, value, f"the preset {key}={choice}")
+        if opt.get("legacy") is not None:
+            known(key, opt["legacy"], f"the legacy value of {key}")
+    for rule in data.get("incompatible", []):
+        for key, value in rule["options"].items():
+            known(key, value, "an incompatible pair")
 
 
 def _merge(base: dict[str, Any], patch: dict[str, Any]) -> None:
@@ -335,6 +403,7 @@ def _load_variant(title: str, chosen: tuple[tuple[str, str], ...]) -> Title:
 
 def _parse(data: dict[str, Any]) -> Title:
     _check_variants(data)
+    _check_options(data)
     limits = _certificate_limits(data)
     return Title(
         title=data["title"],
@@ -381,8 +450,9 @@ def _parse(data: dict[str, Any]) -> Title:
             for p in data["phases"]
         ),
         options={
-            k: OptionDef(k, v["default"], tuple(v["choices"]), v["help"])
-            for k, v in data["options"].items()
+            k: OptionDef(k, v["default"], tuple(v["choices"]), v["help"], v.get("rule", ""),
+                         v.get("legacy"), {c: dict(p) for c, p in v.get("sets", {}).items()})
+            for k, v in data["options"].items() if not k.startswith("_")
         },
         zone_rules={
             k: tuple(v) for k, v in data.get("zones", {}).items() if not k.startswith("_")
@@ -390,6 +460,8 @@ def _parse(data: dict[str, Any]) -> Title:
         engine_support=data.get("engine_support", True),
         certificate_limits=limits,
         extra=_extra(data, TITLE_KEYS),
+        incompatible=tuple(Incompatible(dict(i["options"]), i["why"])
+                           for i in data.get("incompatible", [])),
     )
 
 

@@ -22,6 +22,7 @@ from ..engine.facts import Fact, Record
 from ..engine.game import apply_facts
 from ..engine.operating import train_moves
 from ..engine.state import GameState
+from ..render.recent import is_public
 from ..store import Store, open_store
 from .options import site_rules
 from .sitecerts import SiteCerts
@@ -101,7 +102,8 @@ class Exporter:
             self.now = unix(event["received"])
             command = event.get("command") or {}
             if command.get("type") == "say":
-                self.player("message", event["actor"], message=command.get("text", ""))
+                if is_public(event):  # the site's chat is public: private talk stays out
+                    self.player("message", event["actor"], message=command.get("text", ""))
                 apply_facts(self.state, event["facts"])
             elif event["kind"] == "command":
                 self.step(event["actor"], command, event["facts"])

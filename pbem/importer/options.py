@@ -19,6 +19,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "compliance": "sell-first",
         "private_trade": "site",
         "auction_resume": "next",
+        "private_resale": "free",  # the site's interplayer company buys have no V-6.4
     },
     "1870": {
         "best_run": "free",

@@ -75,6 +75,8 @@ async def _smtp(config: MailConfig) -> tuple[str, bool]:
         client = await connect(config)
         try:
             auth = f"logged in as {cfg.user}" if cfg.user else "no login"
+            if client.last_ehlo_response is None:  # no login: nothing has greeted it yet
+                await client.ehlo()
             extensions = ", ".join(sorted(client.esmtp_extensions)) or "none"
         finally:
             await client.quit()

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ..engine.rulesdata import package_data
+
 SECURITY_MODES = ("tls", "starttls", "plain")
 DEFAULT_CONFIG_PATH = "pbem.toml"
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES_DIR = package_data("templates")
 
 
 class ConfigError(Exception):

@@ -1,4 +1,5 @@
-"""The service process: the IMAP poller and the outbox sender in one asyncio loop.
+"""The service process: the IMAP poller, the outbox sender and the games' timers in one
+asyncio loop.
 
 ``serve(store, config)`` runs until SIGTERM or SIGINT (the message in hand is
 finished, the rest left for the next start). ``poll_once`` processes what is
@@ -15,6 +16,7 @@ import signal
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
+from ..moderation.timecalc import parse_moment
 from ..store import Store, StoreBusy
 from .clock import now, seconds_until
 from .config import MailConfig
@@ -23,10 +25,12 @@ from .inbound.imap import Mailbox, MailboxError
 from .outbound.smtp import Sender
 from .outbound.welcome import reissue_legacy_keys
 from .processing.process import HEAD_BYTES, process_inbox, store_message
+from .timers import fire_due, next_due
 
 log = logging.getLogger("pbem.mail")
 MAX_BACKOFF = 300.0
 POLL_OUTBOX = 30.0  # also look for mail queued by other processes (pbem inbox retry)
+POLL_TIMERS = 60.0  # also look for deadlines set by other processes (pbem act)
 
 
 @dataclass
@@ -40,11 +44,13 @@ class PollReport:
 
 class Poller:
     def __init__(self, store: Store, config: MailConfig, wake: asyncio.Event | None = None,
-                 stop: asyncio.Event | None = None) -> None:
+                 stop: asyncio.Event | None = None,
+                 timers: asyncio.Event | None = None) -> None:
         self.store = store
         self.config = config
         self.wake = wake or asyncio.Event()
         self.stop = stop or asyncio.Event()
+        self.timers = timers  # woken after each message: it may start or end a deadline
         self.connected = asyncio.Event()  # set while a connection is open (tests wait on it)
 
     async def drain(self, mailbox: Mailbox) -> PollReport:
@@ -84,6 +90,8 @@ class Poller:
         fault("after-commit")
         await mailbox.mark_done(uid)
         self.wake.set()
+        if self.timers is not None:
+            self.timers.set()
         log.info("UID %s: %s %s", uid, outcome.status, outcome.note[:120])
         return "again" if outcome.note == "already handled" else outcome.status
 
@@ -156,6 +164,35 @@ class SendLoop:
             await self.sender.close()
 
 
+class TimerLoop:
+    """The games' timers (pbem.mail.timers): fired when due, then the sender is woken.
+    It sleeps until the next due timer (at most ``POLL_TIMERS``), or until the poller
+    wakes it after a message."""
+
+    def __init__(self, store: Store, config: MailConfig, wake: asyncio.Event,
+                 send: asyncio.Event, stop: asyncio.Event) -> None:
+        self.store = store
+        self.config = config
+        self.wake = wake
+        self.send = send
+        self.stop = stop
+
+    async def run(self) -> None:
+        while not self.stop.is_set():
+            self.wake.clear()
+            try:
+                fired = fire_due(self.store, self.config, now())
+            except StoreBusy:
+                log.warning("database busy; the timers wait for the next round")
+                fired = []
+            if fired:
+                self.send.set()
+            due = next_due(self.store)
+            timeout = POLL_TIMERS if due is None else \
+                min(max((due - parse_moment(now())).total_seconds(), 0.05), POLL_TIMERS)
+            await _wait_any(self.wake, self.stop, timeout)
+
+
 def new_keys(store: Store, config: MailConfig) -> None:
     """Players of a database written before keyed keys get new keys by mail, before
     any mail is read (their old keys and reply codes no longer work)."""
@@ -202,14 +239,16 @@ async def serve(store: Store, config: MailConfig, stop: asyncio.Event | None = N
     loop = asyncio.get_running_loop()
     handled = _on_signals(stop)
     wake.set()  # send what is due at once
-    poller = Poller(store, config, wake, stop)
+    timers_wake = asyncio.Event()
+    poller = Poller(store, config, wake, stop, timers_wake)
     sender = SendLoop(store, config, wake, stop)
+    timers = TimerLoop(store, config, timers_wake, wake, stop)
     if ready is not None:
         ready.set()
     log.info("serving %s (IMAP %s:%s, SMTP %s:%s)", config.address, config.imap.host,
              config.imap.port, config.smtp.host, config.smtp.port)
     try:
-        await asyncio.gather(poller.run(), sender.run())
+        await asyncio.gather(poller.run(), sender.run(), timers.run())
     finally:
         for sig in handled:
             loop.remove_signal_handler(sig)
@@ -246,9 +285,10 @@ async def poll_once(store: Store, config: MailConfig, send: bool = True) -> Poll
     return report
 
 
-async def send_once(store: Store, config: MailConfig) -> object:
+async def send_once(store: Store, config: MailConfig, at: str | None = None) -> object:
+    """Send what is due now (or at ``at``, when that is later: ``pbem tick --now``)."""
     sender = Sender(store, config)
     try:
-        return await sender.send_due()
+        return await sender.send_due(at=at)
     finally:
         await sender.close()

@@ -19,9 +19,9 @@ from .suggest import closest
 from .words import SIDES
 
 #: Action types this language reads that pbem.engine.actions does not list yet
-#: (referee commands and the 1830 base game's private-company groups).
+#: (referee commands).
 PROPOSED_TYPES = frozenset(
-    {"revert", "replace", "pause", "resume", "deadline", "kick", "take_group"}
+    {"revert", "replace", "pause", "resume", "deadline", "kick"}
 )
 
 __all__ = [

@@ -67,6 +67,10 @@ VERB_OF: dict[str, str] = {
     "timezone": "tz",
     "settings": "settings",
     "key": "key",
+    "away": "away",
+    "back": "back",
+    "list": "list",
+    "games": "list",
     # referee
     "as": "as",
     "revert": "revert",
@@ -75,6 +79,7 @@ VERB_OF: dict[str, str] = {
     "resume": "resume",
     "deadline": "deadline",
     "kick": "kick",
+    "extend": "extend",
 }
 
 #: What 'help <topic>' accepts, in the order a player meets them.
@@ -83,10 +88,18 @@ HELP_TOPICS: tuple[str, ...] = (
     "par", "sell", "sell private", "exchange", "accept", "decline",
     "lay", "token", "run", "payout", "withhold", "half", "buy train", "discard",
     "bankrupt", "buy private", "protect", "redeem", "reissue", "destination", "port", "cattle",
-    "say", "help", "show", "history", "undo", "auto",
+    "say", "help", "show", "history", "list", "undo", "accept undo", "auto", "away", "back",
     "notify", "mail", "picture", "tz", "settings", "key",
-    "referee", "as", "revert", "replace", "pause", "resume", "deadline", "kick",
+    "referee", "as", "revert", "replace", "pause", "resume", "deadline", "extend", "kick",
+    "end game",
 )  # fmt: skip
+
+#: The parts of the players' guide 'help <part>' sends (docs/players-guide.md; the mail
+#: layer reads them, tests/test_docs_examples.py checks this list against the guide).
+GUIDE_PARTS: tuple[str, ...] = (
+    "start", "auction", "stock", "operating", "1870", "talk", "orders", "reading", "refused",
+    "mails",
+)
 
 
 def canonical_verb(word: str, fuzzy: bool = False) -> str | None:

@@ -24,11 +24,11 @@ _HANDLERS: dict[str, Handler] = {
     "sell": market.sell,
     "exchange": market.exchange,
     "swap": market.exchange,
-    "accept": bare("accept", {"it", "offer", "that"}),
-    "agree": bare("accept"),
-    "decline": bare("decline", {"it", "offer", "that"}),
-    "reject": bare("decline", {"it", "offer", "that"}),
-    "refuse": bare("decline", {"it", "offer", "that"}),
+    "accept": service.answer("accept"),
+    "agree": service.answer("accept"),
+    "decline": service.answer("decline"),
+    "reject": service.answer("decline"),
+    "refuse": service.answer("decline"),
     "pass": bare("pass", {"turn"}),
     "done": bare("pass"),
     "end": service.end,
@@ -72,6 +72,10 @@ _HANDLERS: dict[str, Handler] = {
     "resume": bare("resume", {"game"}),
     "deadline": service.deadline,
     "kick": service.kick,
+    "extend": service.extend,
+    "back": service.back,
+    "list": service.listing,
+    "games": service.listing,
     "auto": service.auto,
     "mail": service.mail,
     "picture": service.picture,
@@ -82,6 +86,7 @@ _HANDLERS: dict[str, Handler] = {
 }
 
 _SAY = re.compile(r"say(?:\s+|$)", re.IGNORECASE)
+_AWAY = re.compile(r"away(?:\s+|$)", re.IGNORECASE)
 _FIRST_WORD = re.compile(r"(?P<word>[^\s,;]+)[\s,]*(?P<rest>.*)", re.DOTALL)
 _BULLET = re.compile(r"(?:[-*•]\s+)+")
 _QUOTE_LIMIT = 60
@@ -140,7 +145,7 @@ def _split_line(line: str, ctx: ParseContext) -> list[str]:
     while rest:
         head, _, tail = rest.partition(";")
         verb = _verb_of(head, ctx)
-        if verb == "say":
+        if verb in ("say", "away"):  # the rest of the line: talk, an absence's reason
             head, tail = rest, ""
         elif verb == "run":  # its routes run on past ';' while what follows is a route
             while tail and _starts_route(tail.partition(";")[0], ctx):
@@ -188,6 +193,9 @@ def _read(text: str, ctx: ParseContext, nested: bool = False) -> Action:
     say = _SAY.match(command)
     if say:
         return service.say(command[say.end() :], ctx)
+    away = _AWAY.match(command)
+    if away:
+        return service.away(command[away.end() :])
     verb_word, rest = _first_word(command)
     verb = verb_word.lower()
     if verb not in _HANDLERS:
@@ -204,7 +212,7 @@ def _read(text: str, ctx: ParseContext, nested: bool = False) -> Action:
 
 
 def _verbs() -> list[str]:
-    return [*_HANDLERS, "say", "as"]
+    return [*_HANDLERS, "say", "as", "away"]
 
 
 def _read_as(rest: str, ctx: ParseContext, nested: bool) -> Action:

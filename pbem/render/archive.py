@@ -26,6 +26,8 @@ from . import html
 from .archive_assets import PAGE_SCRIPT, PAGE_STYLE
 from .market_text import market_text
 from .prompt import waiting_line
+from .recent import is_public
+from .report import build_report, report_text
 from .stateinfo import state_board_view, worth
 from .svg import Layout, hex_fragment, rulers
 from .tables import headline, money, tables_text
@@ -82,9 +84,11 @@ def panel_html(state: GameState) -> str:
     return html.colour_symbols(text, symbols)
 
 
-def replay(start: GameState, events: Sequence[Mapping[str, Any]]) -> tuple[Builder, GameState]:
+def replay(start: GameState, events: Sequence[Mapping[str, Any]],
+           private: bool = False) -> tuple[Builder, GameState]:
     """Every event in order; a revert to N goes back to the state after the last kept
-    event with seq <= N (as the store's rebuild does)."""
+    event with seq <= N (as the store's rebuild does). Events not every player saw
+    (private talk, standing orders, settings) are steps only when ``private``."""
     builder = Builder(start)
     builder.add(Step(0, "start", "", "", "The game begins.", [], []), start)
     state = start.clone()
@@ -97,6 +101,8 @@ def replay(start: GameState, events: Sequence[Mapping[str, Any]]) -> tuple[Build
         else:
             apply_facts(state, event["facts"])
             kept.append((event["seq"], state.clone()))
+        if not (private or is_public(event)):
+            continue
         builder.add(Step(event["seq"], event["kind"], visible(event.get("actor") or "-"),
                          visible(event.get("received") or ""), visible(event.get("text") or ""),
                          [visible(line) for line in event.get("log") or []],
@@ -157,11 +163,13 @@ def data_blob(builder: Builder) -> str:
 
 
 def archive_page(start: GameState, events: Sequence[Mapping[str, Any]],
-                 game: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> str:
+                 game: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
+                 private: bool = False) -> str:
     """The whole page.  ``start``: the state before the first event; ``events``: every
     stored event in seq order (reverts included); ``game``/``players``: the store's
-    records (no secrets needed)."""
-    builder, final = replay(start, events)
+    records (no secrets needed); ``private``: the referee's copy, with private talk,
+    standing orders and settings (left out of the page players may share)."""
+    builder, final = replay(start, events, private)
     layout = builder.layout
     title = f"{start.title} game #{game.get('id', '?')}"
     names = ", ".join(escape(str(p.get("name"))) for p in players)
@@ -181,6 +189,8 @@ def archive_page(start: GameState, events: Sequence[Mapping[str, Any]],
 <p class="meta">Players (seat order): {names}. Options: {options or "none"}.
 {len(events)} events; now: {escape(headline(final))}.</p>
 {scores_html(final)}
+<h2>Round by round</h2>
+<pre class="report">{escape(report_text(build_report(start, events)))}</pre>
 <h2>Step through the game</h2>
 <div id="controls">
 <button id="first" title="the start">|&#x25C0;</button>

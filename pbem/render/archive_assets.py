@@ -28,6 +28,9 @@ table.history tr.undone td { color: #999; text-decoration: line-through; }
 table.history tr.revert td { color: #8b0000; }
 table.history pre { font-size: 11px; white-space: pre-wrap; margin: 2px 0; }
 table.scores td { padding: 2px 10px; font-size: 14px; }
+pre.report { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12px;
+             background: #fffdf7; border: 1px solid #d8d2c0; padding: 8px;
+             max-height: 30em; overflow-y: auto; }
 td.num { text-align: right; }
 """
 

@@ -200,9 +200,10 @@ def order_lines(state: GameState) -> list[str]:
     if not floated:
         return ["Operating order: no corporation has floated yet."]
     order = operating_order(state, floated)
-    operating = state.round.get("kind") == "operating"
-    items = [f"{s} ${state.price(s)}" + (" (done)" if operating and state.corps[s].operated
-                                         else "") for s in order]
+    # this round's (the corporation's own "operated" flag says it has ever operated)
+    done = set(state.round.get("operated", [])) if state.round.get("kind") == "operating" \
+        else set()
+    items = [f"{s} ${state.price(s)}" + (" (done)" if s in done else "") for s in order]
     return wrap_items("Operating order: ", items)
 
 

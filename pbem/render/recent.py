@@ -15,6 +15,8 @@ seq order, reverts included (``Store.events``).
 * Private events are shown only to those they are for (``visible_to``): talk to some
   players (``say to Bob: ...``), and a player's standing orders and settings. Talk,
   orders and settings are not part of the game: a revert does not take them back.
+* The clock's bookkeeping (deadlines set, reminders sent: a command marked ``quiet``)
+  is left out.
 * At most ``limit`` lines: the last ones, after a line saying how many earlier lines
   were left out (``more`` may add where to find them).
 """
@@ -35,7 +37,7 @@ Event = Mapping[str, Any]
 def last_turn(events: Sequence[Event], player: str) -> int:
     """The seq of ``player``'s last command that counts, 0 when there is none."""
     last = 0
-    for event in _kept(events):
+    for event in kept_events(events):
         if event["kind"] == "command" and event["actor"] == player:
             last = int(event["seq"])
     return last
@@ -52,23 +54,31 @@ def is_service_event(event: Event) -> bool:
     return event["kind"] in SERVICE_KINDS or is_talk(event)
 
 
+def talk_heard_by(event: Event) -> list[str]:
+    """Those private talk was said to (empty: said to everybody, or not talk)."""
+    command = event.get("command")
+    to = command.get("to") if isinstance(command, Mapping) else None
+    return [str(name) for name in to] if to else []
+
+
+def is_public(event: Event) -> bool:
+    """Seen by every player: not private talk, not a player's standing order or setting."""
+    return event["kind"] not in ("order", "setting") and not talk_heard_by(event)
+
+
 def visible_to(event: Event, viewer: str | None) -> bool:
     """May ``viewer`` (None: the referee) see this event? Private talk only its speaker
     and those it was said to; a standing order or a setting only its player."""
-    if viewer is None:
+    if viewer is None or is_public(event):
         return True
-    if event["kind"] in ("order", "setting"):
-        return event["actor"] == viewer
-    command = event.get("command")
-    to = command.get("to") if isinstance(command, Mapping) else None
-    return not to or viewer == event["actor"] or viewer in to
+    return viewer == event["actor"] or viewer in talk_heard_by(event)
 
 
 def since_last_turn(events: Sequence[Event], player: str, limit: int = RECENT_LIMIT,
                     more: str = "") -> list[str]:
     """The lines of what happened after ``player``'s last turn (see the module)."""
     after = last_turn(events, player)
-    kept = {int(e["seq"]) for e in _kept(events)}
+    kept = {int(e["seq"]) for e in kept_events(events)}
     lines: list[str] = []
     so_far: list[Event] = []  # what counted before each revert, to say what it took back
     for event in events:
@@ -81,10 +91,19 @@ def since_last_turn(events: Sequence[Event], player: str, limit: int = RECENT_LI
                 lines += _revert_lines(event, dropped)
             continue
         so_far.append(event)
+        if quiet(event):
+            continue
         counts = seq in kept or is_service_event(event)
         if seq > after and counts and event["actor"] != player and visible_to(event, player):
             lines += [str(line) for line in event["log"] or []] or [_command_line(event)]
     return bounded(lines, limit, more)
+
+
+def quiet(event: Event) -> bool:
+    """An event no recap shows: the clock's bookkeeping (a deadline set, a reminder sent;
+    their command says ``quiet``)."""
+    command = event.get("command")
+    return isinstance(command, Mapping) and bool(command.get("quiet"))
 
 
 def bounded(lines: list[str], limit: int = RECENT_LIMIT, more: str = "") -> list[str]:
@@ -97,8 +116,9 @@ def bounded(lines: list[str], limit: int = RECENT_LIMIT, more: str = "") -> list
     return [note, *lines[-(limit - 1):]]
 
 
-def _kept(events: Sequence[Event]) -> list[Event]:
-    """The events that count, in order (as ``pbem.store.effective``)."""
+def kept_events(events: Sequence[Event]) -> list[Event]:
+    """The events that count, in order: a revert drops what it takes back (as
+    ``pbem.store.effective``)."""
     kept: list[Event] = []
     for event in events:
         if event["kind"] == "revert":

@@ -11,6 +11,7 @@ from .keys import check_key, hash_key, new_player_key, normalize_key
 from .mailqueue import INBOX_STATUSES, OUTBOX_STATUSES, InboxAdded
 from .migrations import MIGRATIONS, applied_migrations, apply_migrations
 from .record import Problem
+from .seats import PLAYER_STATUSES
 from .secret import ServerSecret, secret_path_for
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "MIGRATIONS",
     "NOTIFY_MODES",
     "OUTBOX_STATUSES",
+    "PLAYER_STATUSES",
     "PLAYER_SETTINGS",
     "SERVICE_KINDS",
     "Problem",

@@ -15,6 +15,7 @@ from .games import GamesMixin
 from .mailqueue import MailQueueMixin
 from .migrations import apply_migrations
 from .record import RecordMixin
+from .seats import SeatsMixin
 from .secret import (
     ServerSecret,
     create_secret,
@@ -28,8 +29,8 @@ DEFAULT_DB_PATH = "./pbem.db"
 BUSY_TIMEOUT_SECONDS = 5.0
 
 
-class Store(GamesMixin, EventsMixin, MailQueueMixin, RecordMixin):
-    """The event store of pbem: games, players, events, inbox and outbox.
+class Store(GamesMixin, EventsMixin, MailQueueMixin, RecordMixin, SeatsMixin):
+    """The event store of pbem: games, players, events, inbox and outbox, seats.
 
     Build one with ``open_store``. Every method that writes runs in
     ``transaction()``; wrap several calls in one ``with store.transaction():``

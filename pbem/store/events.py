@@ -19,10 +19,12 @@ from .secret import ServerSecret
 
 #: command: a game command (facts); revert: an undo; setup: facts without a command;
 #: talk: table talk; order: a standing order set, cancelled or dropped; setting: a
-#: player's setting changed. talk, order and setting events have no facts.
-EVENT_KINDS = ("command", "revert", "setup", "talk", "order", "setting")
+#: player's setting changed; moderation: the running of the game (deadlines,
+#: reminders, expiries, absences, seats, the referee's clock: docs/moderation.md).
+#: talk, order, setting and moderation events have no facts.
+EVENT_KINDS = ("command", "revert", "setup", "talk", "order", "setting", "moderation")
 #: Kinds that are not part of the game: a revert does not take them back.
-SERVICE_KINDS = ("talk", "order", "setting")
+SERVICE_KINDS = ("talk", "order", "setting", "moderation")
 ZERO_HASH = "0" * 64
 # Every column except prev_hash and hash, in table order.
 CONTENT_FIELDS = (

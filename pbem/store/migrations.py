@@ -228,11 +228,24 @@ def _first_broken_unkeyed(rows: list[dict[str, Any]]) -> int | None:
     return None
 
 
+def m0005_seats_and_referee(db: Database) -> None:
+    """For running a game to its end (docs/moderation.md): players.person (who plays the
+    seat when it is not the seat's own player: a replacement), players.status
+    (``playing``, ``kicked``), games.referee_key_hash (the referee acts by mail with a
+    key of his own)."""
+    _run(db, [
+        "ALTER TABLE players ADD COLUMN person TEXT",
+        "ALTER TABLE players ADD COLUMN status TEXT NOT NULL DEFAULT 'playing'",
+        "ALTER TABLE games ADD COLUMN referee_key_hash TEXT",
+    ])
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
     ("0003_player_settings", m0003_player_settings),
     ("0004_keyed_record", m0004_keyed_record),
+    ("0005_seats_and_referee", m0005_seats_and_referee),
 ]
 
 

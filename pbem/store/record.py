@@ -1,14 +1,14 @@
 """Anchors of the record: what the hash chain alone cannot show.
 
 The chain shows an edited or deleted event in the middle of a game, but not the last
-events (or all of them) removed, nor a changed player. So each game has a **sealed
-chain head** in ``chain_heads``: the number of events, the last hash, and a digest of
-the game's setup and players (title, options, seed, versions, referee; each seat's
-name, address and key hash), sealed with an HMAC under the server secret. Every
-store method that appends an event or changes a game's row or players reseals it
-(``seal_game``); anything else that changes them shows. The list of the games is
-sealed the same way (``meta`` rows ``game_ids`` and ``games_seal``), so a game
-deleted whole shows too.
+events (or all of them) removed, nor a changed player. So each game has a **sealed chain
+head** in ``chain_heads``: the number of events, the last hash, and a digest of the
+game's setup and players (title, options, seed, versions, referee and his key hash; each
+seat's name, address, key hash, and who plays it and how), sealed with an HMAC under the
+server secret. Every store method that appends an event or changes a game's row or
+players reseals it (``seal_game``); anything else that changes them shows. The list of
+the games is sealed the same way (``meta`` rows ``game_ids`` and ``games_seal``), so a
+game deleted whole shows too.
 
 ``verify_record(game_id)`` and ``verify_games()`` return the problems, each with its
 game and, where there is one, the event's seq. ``pbem audit`` adds the re-decision of
@@ -30,6 +30,10 @@ from .secret import ServerSecret
 _GAME_FIELDS = ("id", "title", "options", "seed", "engine_version", "rules_version", "created",
                 "referee")
 _PLAYER_FIELDS = ("seat", "name", "email", "key_hash")
+#: Fields of running a game to its end (migration 0005): in the digest when they differ
+#: from their default, so the rosters sealed before them stay valid.
+_GAME_EXTRA = {"referee_key_hash": None}
+_PLAYER_EXTRA = {"person": None, "status": "playing"}
 
 
 @dataclass(frozen=True)
@@ -77,8 +81,8 @@ class RecordMixin(StoreBase):
         game = self._row("SELECT * FROM games WHERE id = ?", [game_id]) or {}
         players = self._rows("SELECT * FROM players WHERE game_id = ? ORDER BY seat", [game_id])
         setup = {
-            "game": {k: game.get(k) for k in _GAME_FIELDS},
-            "players": [{k: p.get(k) for k in _PLAYER_FIELDS} for p in players],
+            "game": _fields(game, _GAME_FIELDS, _GAME_EXTRA),
+            "players": [_fields(p, _PLAYER_FIELDS, _PLAYER_EXTRA) for p in players],
         }
         return hashlib.sha256(canonical_json(setup).encode("utf-8")).hexdigest()
 
@@ -152,6 +156,13 @@ class RecordMixin(StoreBase):
 
     def game_ids(self) -> list[int]:
         return [int(r["id"]) for r in self._rows("SELECT id FROM games ORDER BY id")]
+
+
+def _fields(row: dict[str, Any], fields: tuple[str, ...],
+            extra: dict[str, Any]) -> dict[str, Any]:
+    chosen = {k: row.get(k) for k in fields}
+    chosen.update({k: row[k] for k, default in extra.items() if row.get(k, default) != default})
+    return chosen
 
 
 def _head_seal(secret: ServerSecret, game_id: int, events: int, last_hash: str,

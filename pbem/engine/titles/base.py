@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..auction import new_auction_round
 from ..board.search import RevenueRules
 from ..context import Ctx, require
+from ..dividends import pay_half
 from ..errors import NotImplementedRule, RulesError
 from ..operating import next_corporation, start_turns
 from ..rounds import after_operating_round, end_stock_round, start_first_stock_round
@@ -45,7 +47,18 @@ class Rulebook:
         return self.citations.get(key)
 
     def round(self, state: GameState) -> Round:
-        return self.rounds[state.round["kind"]]
+        """The round being played: by the round's own name for its steps (``round``: a
+        round kind the title plays in more than one way, 1830's private-company groups)
+        or by its kind."""
+        return self.rounds[state.round.get("round") or state.round["kind"]]
+
+    def first_round(self, state: GameState) -> dict[str, Any]:
+        """The round a new game begins with: the private auction, the first seat first."""
+        return new_auction_round(state.names[0])
+
+    def after_decision(self, ctx: Ctx) -> None:
+        """After every decision, before the bank is checked (1830 base game: money taken
+        in repays a company's bank loan)."""
 
     # -- the private auction -------------------------------------------------------------
 
@@ -83,9 +96,23 @@ class Rulebook:
         """A sale in a stock round: to the bank pool, the price drops."""
         sell_to_pool(ctx, seller, corp, count)
 
+    def sale_proceeds(self, state: GameState, seller: str, corp: str, count: int) -> int:
+        """What a sale of ``count`` shares of ``corp`` pays now: the share value for each
+        (the price drops after the block, 5.1)."""
+        return (state.price(corp) or 0) * count
+
     def sale_problem(self, state: GameState, name: str, corp: str, count: int) -> str | None:
         """Why the title forbids this sale besides the common limits (None: it does not)."""
         return None
+
+    def private_sale_problem(self, state: GameState, sym: str, seller: str, buyer: str
+                             ) -> str | None:
+        """Why the title forbids this sale of a private company between players, besides
+        the common rules (None: it does not)."""
+        return None
+
+    def private_changed_hands(self, ctx: Ctx, sym: str) -> None:
+        """A private company was sold from one player to another in a stock round."""
 
     def stock_round_ends(self, ctx: Ctx) -> None:
         """Everybody passed: the end of the stock round, a set of operating rounds."""
@@ -141,18 +168,50 @@ class Rulebook:
             return None
         return corp_holder(corp) if holder == POOL else holder
 
+    def payout_moves(self, state: GameState, corp: str, revenue: int) -> int:
+        """How many boxes right a company's share value moves when it pays out (one)."""
+        return 1
+
     def pay_dividend(self, ctx: Ctx, corp: str, how: str, revenue: int) -> None:
-        """A dividend other than payout and withhold."""
-        raise RulesError(f"There is no {how} dividend in {ctx.state.title}.",
-                         self.cite("dividend"))
+        """A dividend other than payout and withhold: a half dividend where the title
+        has one (half_dividend_kept)."""
+        kept = self.half_dividend_kept(ctx.state, revenue) if how == "half" else None
+        if kept is None:
+            raise RulesError(f"There is no {how} dividend in {ctx.state.title}.",
+                             self.cite("dividend"))
+        require(revenue > 0, f"{corp} has no revenue, so it cannot pay a half dividend.",
+                self.cite("dividend"))
+        pay_half(ctx, corp, revenue, kept)
+
+    def half_dividend_kept(self, state: GameState, revenue: int) -> int | None:
+        """What the company keeps of a half dividend (None: the title has none)."""
+        return None
 
     def after_dividend(self, ctx: Ctx, corp: str) -> None:
         """The dividend is decided (1870: the $400 finish)."""
 
-    def corporate_train_with_president_money(self) -> bool:
+    def corporate_train_with_president_money(self, state: GameState) -> bool:
         """Whether a president's money may pay for a train bought from another
         corporation in a forced purchase (1830 6.6.2: yes, up to its face value)."""
         return True
+
+    def bank_lends(self, state: GameState) -> bool:
+        """Whether the bank lends a company what it and its president lack for a forced
+        train (the 1830 base game, 7.6.2); else the president sells shares (6.6.3)."""
+        return False
+
+    def borrow_for_train(self, ctx: Ctx, corp: str, price: int) -> None:
+        """The company borrows what it and its president lack for a ``price`` train."""
+        raise NotImplementedRule(f"pbem knows no bank loans in {ctx.state.title}.")
+
+    def train_sale_problem(self, state: GameState, seller: str, buyer: str) -> str | None:
+        """Why ``buyer`` may not buy a train from ``seller`` besides the common rules."""
+        return None
+
+    def presidency_fixed(self, state: GameState, corp: str) -> bool:
+        """Whether the presidency of ``corp`` may not change now (an insolvent company's
+        administrator, 1830 base game 7.7)."""
+        return False
 
     def forced_sale(self, ctx: Ctx, seller: str, corp: str, count: int, buyer: str) -> None:
         """One block of a forced sale for ``buyer``'s train: to the pool, the price drops."""

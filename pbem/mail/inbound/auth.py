@@ -22,8 +22,21 @@ from ...store.keys import (
 )
 from ..config import MailConfig
 from ..outbound.compose import game_of_own_id
+from ..outbound.notify import referee_recipient
 from .mime import InboundMail
 from .routing import find_plus_address, referenced_ids, subject_tag
+
+REPLACED = "replace"
+
+
+def _former_player(store: Store, game_id: int, address: str) -> dict[str, Any] | None:
+    """The replace event that took a seat from ``address``, if any."""
+    for event in reversed(store.events_of_kind(game_id, ("moderation",))):
+        command = event["command"]
+        if command.get("type") == REPLACED and \
+                str(command.get("old_email", "")).strip().lower() == address:
+            return dict(command)
+    return None
 
 
 @dataclass(frozen=True)
@@ -98,16 +111,30 @@ def game_by_key(store: Store, mail: InboundMail, key: str | None) -> int | None:
 
 def authenticate(store: Store, mail: InboundMail, game_id: int,
                  keys: list[str | None]) -> Sender:
-    """The player the mail is from, or why not and whom to tell. At most one key is
-    checked per mail (the first one given), and the address of record first."""
+    """The player (or the game's referee, as seat -1) the mail is from, or why not and
+    whom to tell. At most one key is checked per mail (the first one given), and the
+    address of record first."""
+    game = store.game(game_id)
     players = store.players(game_id)
+    referee = referee_recipient(game)
+    if referee is not None and referee["key_hash"]:
+        players = [*players, referee]
     key = first_key(keys)
     of_record = [p for p in players
                  if mail.from_addr and p["email"].strip().lower() == mail.from_addr]
+    mine = key_holders(store, game_id, of_record, key) if of_record else []
+    if mine and mine[0].get("status") == "kicked":
+        return Sender(None, f"the referee removed you from game #{game_id}; your seat "
+                      "is played by the service now", notify=mine[0])
+    if mine:
+        return Sender(mine[0])
+    former = None if of_record else _former_player(store, game_id, mail.from_addr)
+    if former is not None:
+        return Sender(None, f"the referee gave your seat {former['player']} in game "
+                      f"#{game_id} to another player; mail from you is no longer taken",
+                      notify={"email": mail.from_addr, "name": former["player"], "seat": -1,
+                              "key_hash": ""})
     if of_record:
-        mine = key_holders(store, game_id, of_record, key)
-        if mine:
-            return Sender(mine[0])
         why = ("it carries no key" if not key else "the key in it is not yours")
         return Sender(None, f"{why}; a mail to the game needs your address and your key",
                       notify=of_record[0])

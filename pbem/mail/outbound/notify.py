@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...engine.state import GameState
-from ...render.recent import RECENT_LIMIT, since_last_turn, visible_to
+from ...render.recent import RECENT_LIMIT, quiet, since_last_turn, visible_to
 from ...render.tables import holdings_text, round_key
 from ...store import Store
 from ..config import MailConfig
@@ -32,16 +32,34 @@ class Talk:
     to: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Notice:
+    """A short mail about the running of the game (an absence, a referee's change, a
+    passed deadline, an undo request): ``to`` names seats, ``REFEREE`` for the referee
+    and ``EVERYONE`` for every player and the referee."""
+
+    subject: str  # after the game's tag
+    lines: tuple[str, ...]
+    to: tuple[str, ...]
+    but: tuple[str, ...] = ()  # seats left out (a new player: his welcome says it)
+
+
+EVERYONE = "*"
+TO_REFEREE = "referee"
+
+
 @dataclass
 class Activity:
     """What one mail did, as the other players hear of it."""
 
     game_id: int
-    player: str  # the sender
+    player: str  # the sender ("" when nobody sent it: the clock)
     happened: list[str] = field(default_factory=list)  # the game's changes, as log lines
     talk: list[Talk] = field(default_factory=list)
     undo_requests: list[str] = field(default_factory=list)
     changed: bool = False
+    notices: list[Notice] = field(default_factory=list)
+    turns_only: bool = False  # only "your turn" mails (the notices told the others)
     #: lines for a player's next mail (a standing order of his dropped); a player who
     #: gets no other mail gets them alone
     notes: dict[str, list[str]] = field(default_factory=dict)
@@ -71,21 +89,40 @@ def prompt_block(view: GameView) -> str:
     return "What you can do now:\n" + view.prompt + "\n"
 
 
+def greeting(player: dict[str, Any]) -> str:
+    """The name a mail greets: the seat's, or who plays it for the seat."""
+    person = player.get("person")
+    return f"{person} (seat {player['name']})" if person else str(player["name"])
+
+
+def deadline_block(views: StateViews, player: dict[str, Any]) -> str:
+    """The "Deadlines:" section of a mail to ``player`` ("" when the game has none)."""
+    if views.deadlines is None:
+        return ""
+    viewer = None if player.get("seat", 0) < 0 else player["name"]
+    lines = views.deadlines.lines(viewer, player.get("tz"))
+    if not lines:
+        return ""
+    body = "\n".join(wrap_paragraph(line, indent="  ") for line in lines)
+    return f"Deadlines:\n{body}\n"
+
+
 def game_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],
               views: StateViews, template: str, purpose: str, values: dict[str, object],
               subject: str | None = None) -> Outgoing:
     """A mail of ``game`` to ``player`` about the game in ``views``, in the thread of its
-    current round."""
-    base: dict[str, object] = {"player": player["name"], "title": game["title"],
+    current round; it says the deadlines as they stand."""
+    base: dict[str, object] = {"player": greeting(player), "title": game["title"],
                                "game": game["id"], "round": views.round,
-                               "service_name": config.name}
+                               "service_name": config.name,
+                               "deadline_section": deadline_block(views, player)}
     base.update(values)
     return Outgoing(
         recipient=player["email"], template=template, values=base,
         subject=subject or subject_for(game["title"], game["id"], views.situation),
         purpose=purpose, game_id=game["id"], thread=thread_key(views.state),
         picture=player.get("picture", "on") != "off",
-        reply_for=player,
+        reply_for=player if player["key_hash"] else None,
     )
 
 
@@ -124,11 +161,14 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
     all rendered from ``after`` (``views``: its renderings, made once)."""
     views = views or StateViews(after)
     game = store.game(run.game_id)
-    players = store.players(run.game_id)
+    # a seat the referee removed is played by the service: its player hears no more
+    players = [p for p in store.players(run.game_id) if p.get("status") != "kicked"]
     if run.talk:
         _talk(store, config, game, players, views, run, now)
     if run.undo_requests:
         _undo_request(store, config, game, after, run, now)
+    for notice in run.notices:
+        queue_notice(store, config, game, players, views, notice, now, skip=run.player)
     if not run.changed:
         return
     events = store.events(run.game_id)
@@ -169,6 +209,8 @@ def _for_player(store: Store, config: MailConfig, game: dict[str, Any], player: 
     update. A round digest stays as it is."""
     name = player["name"]
     waiting = views.waiting
+    if run.turns_only and name not in waiting:
+        return None
     if name in waiting:
         return your_turn_mail(config, game, player, views, recent)
     mode = player["notify"]
@@ -206,9 +248,65 @@ def round_digest(store: Store, game_id: int, viewer: str | None = None) -> list[
     first = starts[-2] + 1 if len(starts) >= 2 else 0
     lines: list[str] = []
     for event in events[first:]:
+        if quiet(event):
+            continue
         lines.append(f"{event['actor'] or '-'}: {event['text']}")
         lines.extend(f"      {line}" for line in event["log"])
     return lines
+
+
+def queue_notice(store: Store, config: MailConfig, game: dict[str, Any],
+                 players: list[dict[str, Any]], views: StateViews, notice: Notice,
+                 now: str, skip: str = "") -> None:
+    """One short mail per recipient of ``notice`` (but ``skip``, the sender: his answer
+    says it)."""
+    for player in notice_recipients(game, players, notice.to):
+        if player["name"] in (skip, *notice.but):
+            continue
+        out = game_mail(config, game, player, views, "game-notice.txt", "note",
+                        {"notice_section": "\n".join(wrap_paragraph(line)
+                                                       for line in notice.lines) + "\n"},
+                        subject_for(game["title"], game["id"], notice.subject))
+        queue_mail(store, config, out, now)
+
+
+def notice_recipients(game: dict[str, Any], players: list[dict[str, Any]],
+                      names: Sequence[str]) -> list[dict[str, Any]]:
+    """The players (and the referee, as a player-like dict) a notice goes to, each once."""
+    wanted = {n.casefold() for n in names}
+    everyone = EVERYONE in wanted
+    chosen = [p for p in players if (everyone or p["name"].casefold() in wanted)
+              and p.get("status") != "kicked"]
+    referee = referee_recipient(game)
+    if referee is not None and (everyone or TO_REFEREE in wanted):
+        chosen.append(referee)
+    return chosen
+
+
+def tell_referee(store: Store, config: MailConfig, game: dict[str, Any], subject: str,
+                 lines: list[str], now: str) -> None:
+    """A short mail to the game's referee (none without one): dead letters, rejected
+    mails, a policy that could not finish."""
+    referee = referee_recipient(game)
+    if referee is None:
+        return
+    text = "\n".join(wrap_paragraph(line) for line in lines) + "\n"
+    out = Outgoing(recipient=referee["email"], template="game-notice.txt",
+                   values={"player": "referee", "title": game["title"], "game": game["id"],
+                           "service_name": config.name, "notice_section": text,
+                           "deadline_section": ""},
+                   subject=subject_for(game["title"], game["id"], subject), purpose="ref",
+                   game_id=game["id"])
+    queue_mail(store, config, out, now)
+
+
+def referee_recipient(game: dict[str, Any]) -> dict[str, Any] | None:
+    """The game's referee as a recipient (seat -1), or None without one."""
+    if not game.get("referee"):
+        return None
+    return {"game_id": game["id"], "seat": -1, "name": TO_REFEREE, "person": None,
+            "email": game["referee"], "key_hash": game.get("referee_key_hash") or "",
+            "notify": "every", "status": "playing", "tz": None}
 
 
 def game_over_mail(config: MailConfig, game: dict[str, Any], player: dict[str, Any],

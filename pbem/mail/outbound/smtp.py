@@ -68,13 +68,14 @@ class Sender:
             except aiosmtplib.SMTPException:
                 client.close()
 
-    async def send_due(self, stop: Any = None) -> SendReport:
-        """Send every mail that is due now (until ``stop`` is set), BATCH at a time: a
-        backlog of thousands of mails (after an outage) is never read into memory at
-        once."""
+    async def send_due(self, stop: Any = None, at: str | None = None) -> SendReport:
+        """Send every mail that is due now, or at ``at`` (until ``stop`` is set), BATCH
+        at a time: a backlog of thousands of mails (after an outage) is never read into
+        memory at once."""
         report = SendReport()
+        moment = max(at or "", now())
         while True:
-            batch = self.store.outbox_due(now(), BATCH)
+            batch = self.store.outbox_due(moment, BATCH)
             for row in batch:
                 if stop is not None and stop.is_set():
                     return report

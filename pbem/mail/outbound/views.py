@@ -22,15 +22,17 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from ...engine.game import to_act
 from ...engine.state import GameState
+from ...moderation.describe import DeadlineView
 from ...render import market_text as render_market
 from ...render import svg_map, svg_to_png, tables_text
 from ...render.board_text import board_parts
 from ...render.png import MAIL_COLOURS
 from ...render.prompt import context_lines, offer_lines, offers
-from ...render.recent import is_service_event, visible_to
+from ...render.recent import is_service_event, quiet, visible_to
 from ...render.tables import round_name
 from ...store import Store
 
@@ -52,10 +54,12 @@ class GameView:
 
 class StateViews:
     """The renderings of one game state, made once for all its recipients: the map and
-    the market do not depend on the viewer; the holdings and the prompt do."""
+    the market do not depend on the viewer; the holdings and the prompt do.
+    ``deadlines``: the game's clock at that moment, which every mail states."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, deadlines: DeadlineView | None = None) -> None:
         self.state = state
+        self.deadlines = deadlines
 
     @cached_property
     def waiting(self) -> list[str]:
@@ -156,16 +160,37 @@ def thread_key(state: GameState) -> str:
 
 def history_text(store: Store, game_id: int, count: int, viewer: str | None = None) -> str:
     """The last ``count`` events ``viewer`` may see (None: the referee, all), commands
-    taken back marked "(undone)" (talk, orders and settings are never taken back)."""
-    events = [e for e in store.events(game_id) if visible_to(e, viewer)]
+    taken back marked "(undone)" (talk, orders, settings and the running of the game are
+    never taken back; the clock's bookkeeping is left out)."""
+    events = [e for e in store.events(game_id) if visible_to(e, viewer) and not quiet(e)]
     kept = {e["seq"] for e in store.effective_events(game_id)}
     lines = [f"The last {min(count, len(events))} of {len(events)} events:"]
     for event in events[-max(count, 1):]:
-        undone = (event["seq"] not in kept and event["kind"] != "revert"
-                  and not is_service_event(event))
-        mark = " (undone)" if undone else ""
-        lines.append(f"[{event['seq']}] {event['actor'] or '-'}: {event['text']}{mark}")
+        lines.append(history_line(event, kept))
     return "\n".join(lines)
+
+
+def history_range(store: Store, game_id: int, first: int, last: int,
+                  viewer: str | None = None) -> str:
+    """Events ``first`` to ``last`` that ``viewer`` may see (``history 120-180``)."""
+    events = store.events(game_id)
+    kept = {e["seq"] for e in store.effective_events(game_id)}
+    chosen = [e for e in events if first <= e["seq"] <= last and not quiet(e)
+              and visible_to(e, viewer)]
+    if not chosen:
+        return (f"The game has events 1 to {len(events)}; there is none from {first} to "
+                f"{last}.")
+    lines = [f"Events {chosen[0]['seq']} to {chosen[-1]['seq']} of {len(events)}:"]
+    lines += [history_line(event, kept) for event in chosen]
+    return "\n".join(lines)
+
+
+def history_line(event: dict[str, Any], kept: set[int]) -> str:
+    """``[12] Ann: buy SV``; a command taken back is marked ``(undone)``."""
+    undone = event["seq"] not in kept and event["kind"] != "revert" \
+        and not is_service_event(event)
+    mark = " (undone)" if undone else ""
+    return f"[{event['seq']}] {event['actor'] or '-'}: {event['text']}{mark}"
 
 
 # -- the prompt ----------------------------------------------------------------------------------

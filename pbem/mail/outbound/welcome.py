@@ -5,34 +5,69 @@ service issues them when it starts, see ``reissue_legacy_keys``)."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from ... import service
+from ...moderation.clock import schedule_of
+from ...moderation.describe import DeadlineView
+from ...moderation.timecalc import parse_moment
+from ...render.options import options_text
 from ...store import Store, new_player_key
 from ...store.keys import is_legacy_hash
 from ..config import MailConfig
 from .compose import queue_mail, subject_for, thread_root
-from .notify import board_block, game_mail, prompt_block
+from .notify import board_block, game_mail, prompt_block, referee_recipient
 from .views import StateViews
 
 
+def game_views(store: Store, game_id: int, now: str) -> StateViews:
+    """The game now, with its deadlines, for mails that are not the answer to a move."""
+    schedule = schedule_of(store, game_id)
+    return StateViews(service.load(store, game_id), DeadlineView(schedule, parse_moment(now)))
+
+
+def deadline_rule(views: StateViews) -> str:
+    """One line of the house rules: the game's deadlines."""
+    assert views.deadlines is not None
+    moderation = views.deadlines.schedule.moderation
+    if not moderation.has_deadlines:
+        return "This game has no deadlines."
+    return f"Deadlines: {moderation.describe()}."
+
+
 def queue_welcome(store: Store, config: MailConfig, game_id: int, keys: dict[str, str],
-                  now: str) -> list[str]:
+                  now: str, referee_key: str | None = None,
+                  takeover: dict[str, str] | None = None) -> list[str]:
     """Queue one welcome mail per player (``keys``: name -> the key just issued);
-    the Message-IDs. The player to act first also finds the prompt in it."""
+    the Message-IDs. The player to act first also finds the prompt in it.
+    ``referee_key``: the referee's new key, mailed to the referee. ``takeover``: seat ->
+    the summary of the game for a player who takes the seat over (a replacement)."""
     seats = ", ".join(p["name"] for p in store.players(game_id))
-    return queue_key_mails(store, config, game_id, keys, now, "player-welcome.txt", "welcome",
-                           "Welcome to game #{game}, {name}",
-                           {"seats": seats, "lines_per_mail": config.limits.lines_per_mail})
+    game = store.game(game_id)
+    ids = []
+    with store.transaction():
+        if referee_key is not None:
+            views = game_views(store, game_id, now)
+            ids.append(_referee_welcome(store, config, game, views, seats, referee_key, now))
+        ids += queue_key_mails(store, config, game_id, keys, now, "player-welcome.txt",
+                               "welcome", "Welcome to game #{game}, {name}",
+                               {"seats": seats, "lines_per_mail": config.limits.lines_per_mail,
+                                "options_section": options_text(game["title"],
+                                                                game["options"])},
+                               takeover)
+    return ids
 
 
 def queue_key_mails(store: Store, config: MailConfig, game_id: int, keys: dict[str, str],
                     now: str, template: str, purpose: str, subject: str,
-                    values: dict[str, object]) -> list[str]:
+                    values: dict[str, object],
+                    takeover: dict[str, str] | None = None) -> list[str]:
     """One mail per player named in ``keys`` (name -> key) with his key, the game now and
     the commands when it is his turn; ``subject`` may name {game} and {name}. Only the
-    headers of these mails are kept once sent (compose.KEY_PURPOSES)."""
+    headers of these mails are kept once sent (compose.KEY_PURPOSES). ``takeover``: name
+    -> the summary of the game for a player who takes the seat over."""
     game = store.game(game_id)
-    views = StateViews(service.load(store, game_id))
+    views = game_views(store, game_id, now)
     ids = []
     with store.transaction():
         for player in store.players(game_id):
@@ -41,6 +76,8 @@ def queue_key_mails(store: Store, config: MailConfig, game_id: int, keys: dict[s
             mine: dict[str, object] = {
                 **values, "key": keys[player["name"]], "email": player["email"],
                 "board_section": _board_and_turn(views, player["name"]),
+                "deadline_rule": deadline_rule(views),
+                "takeover_section": (takeover or {}).get(player["name"], ""),
             }
             out = game_mail(config, game, player, views, template, purpose, mine,
                             subject_for(game["title"], game_id,
@@ -48,6 +85,19 @@ def queue_key_mails(store: Store, config: MailConfig, game_id: int, keys: dict[s
             out.extra_references = [thread_root(config, game_id, "root")]
             ids.append(queue_mail(store, config, out, now))
     return ids
+
+
+def _referee_welcome(store: Store, config: MailConfig, game: dict[str, Any],
+                     views: StateViews, seats: str, key: str, now: str) -> str:
+    """The referee's welcome: his key and his commands."""
+    referee = referee_recipient(store.game(game["id"]))
+    assert referee is not None
+    out = game_mail(config, game, referee, views, "referee-welcome.txt", "welcome",
+                    {"key": key, "email": referee["email"], "seats": seats,
+                     "deadline_rule": deadline_rule(views)},
+                    subject_for(game["title"], game["id"], f"You referee game #{game['id']}"))
+    out.extra_references = [thread_root(config, game["id"], "root")]
+    return queue_mail(store, config, out, now)
 
 
 def _board_and_turn(views: StateViews, name: str) -> str:

@@ -19,8 +19,9 @@ UNITS = [
                 "buy SV in the private auction buys that private at its price (buy alone: "
                 "the cheapest); in a stock round buy PRR buys one share from the initial "
                 "offering, buy PRR pool one from the bank pool, buy 3 NYC pool several in the "
-                "brown zone; after a buy your turn goes on until you write done, so buy PRR; "
-                "done is the usual one-mail turn.",
+                "brown zone; a buy ends your turn unless you may still sell (in 1830 from stock "
+                "round 2): then done ends it, so buy PRR; done is one turn in one mail (the "
+                "your-turn mail shows which).",
                 elsewhere=((AUCTION, "buy SV"), (STOCK, "buy PRR pool"))),
     MailCommand("sell", STOCK, "sell 2 PRR",
                 "sell shares: sell 2 PRR, or sell 2 PRR, 1 NYC (in that order)."),

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..outbound.views import game_view, history_text
+from ...moderation.listing import mail_listing
+from ..outbound.views import game_view, history_range, history_text
 from .units import Action, MailCommand
 
 if TYPE_CHECKING:
@@ -20,8 +21,19 @@ def show(turn: MailTurn, command: str, action: Action, actor: str) -> None:
 
 
 def history(turn: MailTurn, command: str, action: Action, actor: str) -> None:
-    turn.answers.append(history_text(turn.store, turn.game_id, int(action.get("count", 20)),
-                                     actor))
+    viewer = None if turn.by_referee else actor  # the referee sees every event
+    if action.get("first"):
+        turn.answers.append(history_range(turn.store, turn.game_id, int(action["first"]),
+                                          int(action["last"]), viewer))
+        return
+    turn.answers.append(history_text(turn.store, turn.game_id, int(action.get("count") or 20),
+                                     viewer))
+
+
+def listing(turn: MailTurn, command: str, action: Action, actor: str) -> None:
+    """The sender's games (by his address) and where each stands."""
+    sender = turn.sender_address()
+    turn.answers.append(mail_listing(turn.store, sender, turn.sender_tz()))
 
 
 UNITS = [
@@ -29,6 +41,12 @@ UNITS = [
                 "the board, the market and the holdings now, and what you may do.",
                 ("show",), show, also="`show board`, `status`"),
     MailCommand("history", "Any time", "history 20",
-                "the last 20 events of the game (history alone: 20).", ("history",), history,
-                also="`history last 50`, `log`"),
+                "the last 20 events of the game (history alone: 20); history 120-180: "
+                "events 120 to 180.", ("history",), history,
+                also="`history last 50`, `history 120-180`, `log`"),
+    MailCommand("list", "Any time", "list",
+                "your games (all those your address plays or referees) and where each "
+                "stands: round, who must act since when, the deadline; also in a mail to "
+                "the service's address without a game's tag.", ("list",), listing,
+                also="`games`, `my games`"),
 ]

@@ -10,6 +10,8 @@ processing fail unexpectedly becomes a dead letter with the error.
 from __future__ import annotations
 
 import hashlib
+import logging
+import re
 import traceback
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -17,6 +19,7 @@ from typing import Any
 
 from ... import service
 from ...engine.state import GameState
+from ...moderation.listing import mail_listing
 from ...service import CommandError
 from ...store import Store, StoreBusy
 from ..config import MailConfig
@@ -39,12 +42,16 @@ from ..outbound.notify import (
     happened_block,
     notify_others,
     prompt_block,
+    tell_referee,
 )
 from ..outbound.templates import shorten, wrap_paragraph
 from ..outbound.views import GameView, StateViews, thread_key
+from .aftermath import send_welcomes, settle
 from .turn import MailTurn
 
 __all__ = ["Outcome", "process_inbox", "store_message"]
+
+log = logging.getLogger("pbem.mail.processing")
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,31 @@ def process_inbox(store: Store, config: MailConfig, inbox_id: int, now: str) -> 
     except Exception as exc:  # noqa: BLE001 - a dead letter keeps the error for the operator
         error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=8)}"
         store.inbox_set_status(inbox_id, "dead", error=error, processed=now)
+        _dead_letter_to_referee(store, config, inbox_id, f"{type(exc).__name__}: {exc}", now)
         return Outcome("dead", f"{type(exc).__name__}: {exc}")
+
+
+def _dead_letter_to_referee(store: Store, config: MailConfig, inbox_id: int, error: str,
+                            now: str) -> None:
+    """The game's referee hears of a dead letter of his game (when the game can be told
+    from the mail). Telling him must never fail the service."""
+    try:
+        with store.transaction():
+            row = store.inbox_get(inbox_id)
+            mail = parse_message(bytes(row["raw"]))
+            found = find_game(store, config, mail)
+            if found is None:
+                return
+            game = store.game(found[0])
+            tell_referee(store, config, game, "A mail could not be processed", [
+                f"A mail to game #{game['id']} from {mail.from_addr or 'an unknown sender'} "
+                f"(subject: {shorten(mail.subject or '(none)', 50)}) could not be processed "
+                f"and is kept as dead letter #{inbox_id}: {error}",
+                f'"pbem inbox show {inbox_id}" shows it, "pbem inbox retry {inbox_id}" '
+                "processes it again after a fix."], now)
+            store.inbox_set_status(inbox_id, "dead", game_id=game["id"])
+    except Exception:  # noqa: BLE001 - the dead letter is kept; the log has the rest
+        log.exception("telling the referee of dead letter #%s failed", inbox_id)
 
 
 def handle(store: Store, config: MailConfig, raw: bytes, now: str,
@@ -158,7 +189,7 @@ def _screen(store: Store, config: MailConfig, mail: InboundMail, size: int, stra
         _reject(store, config, mail, game_id, sender, reason, now)
         return Outcome("ignored", f"rejected: {reason}", game_id)
     game = store.game(game_id)
-    if game["status"] != "active":
+    if game["status"] == "finished":
         reason = f"game #{game_id} is {game['status']}; it takes no commands now"
         _reject(store, config, mail, game_id, sender, reason, now)
         return Outcome("ignored", f"rejected: {reason}", game_id)
@@ -234,11 +265,13 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
             refused = exc
             turn.rollback()
     after = turn.state
-    views = StateViews(after)  # rendered once for the reply and every notification
-    player = store.player(player["game_id"], player["seat"])  # a new key, new settings
+    views = settle(turn)  # rendered once for the reply and every notification
+    send_welcomes(store, config, turn)
+    player = store.player(player["game_id"], player["seat"]) if player["seat"] >= 0 \
+        else player  # a new key, new settings
     turn.results.extend(turn.notes.get(player["name"], []))
     values = _result_values(mail, turn, refused, commands, ignored, stop)
-    view = views.view(player["name"])
+    view = views.view(None if player["seat"] < 0 else player["name"])  # the referee sees all
     values["prompt_section"] = _prompt_section(view, player["name"])
     if turn.changed or player["name"] in view.waiting or refused:
         values["board_section"] = board_section(views, player, view)
@@ -314,15 +347,17 @@ def _queue_reply(store: Store, config: MailConfig, mail: InboundMail, player: di
 
 def _capped(store: Store, config: MailConfig, address: str, now: str, purpose: str) -> bool:
     """True when ``address`` had its day's replies (``re``), rejection notices (``rej``)
-    or warnings of a leaked key (``leak``): each counted apart, so mail forged in a
-    player's name cannot use up his replies, and he hears of forgeries and of mail
-    with his key from elsewhere once a day at most."""
+    or warnings of a leaked key (``leak``), and the referee's copies (``ref``): each
+    counted apart, so mail forged in a player's name cannot use up his replies, and he
+    (or the referee) hears of forgeries and of mail with his key from elsewhere a
+    limited number of times a day."""
     since = _ago(now, days=1)
     for notices in (REJECTION_PURPOSES, LEAK_PURPOSES):
         if purpose in notices:
             return (store.outbox_count(address, since, notices)
                     >= config.limits.rejections_per_address_per_day)
-    return (store.outbox_count(address, since, REPLY_PURPOSES)
+    counted = (purpose,) if purpose == "ref" else REPLY_PURPOSES
+    return (store.outbox_count(address, since, counted)
             >= config.limits.replies_per_address_per_day)
 
 
@@ -338,12 +373,20 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
             reason: str, now: str) -> None:
     """At most one short reply, and only to an address of record, in the game's thread:
     to the sender when the mail came from his address; to the player whose key a
-    stranger's mail carried, telling him that his reply address has leaked."""
+    stranger's mail carried, telling him that his reply address has leaked. The game's
+    referee gets a copy."""
+    game = store.game(game_id)
     target = sender.notify or sender.player
+    told = f"Its sender was told at {target['email']}." if target else \
+        "Its sender was not answered (not an address of record)."
+    if not _capped(store, config, game.get("referee") or "", now, "ref"):
+        tell_referee(store, config, game, "A mail was not accepted",
+                     [f"A mail to game #{game_id} from {mail.from_addr or 'an unknown sender'} "
+                      f"(subject: {shorten(mail.subject or '(none)', 50)}) was not accepted: "
+                      f"{reason}.", told], now)
     purpose = "leak" if sender.leaked else "rej"
     if target is None or _capped(store, config, target["email"], now, purpose):
         return
-    game = store.game(game_id)
     values: dict[str, object] = {
         "player": target["name"], "email": target["email"], "title": game["title"],
         "game": game_id, "reason": reason, "service_name": config.name,
@@ -355,16 +398,36 @@ def _reject(store: Store, config: MailConfig, mail: InboundMail, game_id: int, s
         subject=subject_for(game["title"], game_id, "Your reply address has leaked"
                             if sender.leaked else "Your mail was not accepted"),
         purpose=purpose, game_id=game_id, thread=thread_key(service.load(store, game_id)),
-        reply_for=target)
+        reply_for=target if target.get("key_hash") else None)
     if not sender.leaked and mail.message_id:
         out.in_reply_to = mail.message_id  # his own mail: the answer goes with it
     queue_mail(store, config, out, now)
 
 
+_LIST = re.compile(r"(?:list(?:\s+(?:my\s+|all\s+)?games?)?|(?:my\s+)?games)[.!]?",
+                   re.IGNORECASE)
+
+
 def _no_game(store: Store, config: MailConfig, mail: InboundMail, now: str) -> Outcome:
-    """No game found. A mail from a player's address of record gets one short answer
-    there (which games are his, and how to write to one); anybody else none, since
-    nothing tells whose the mail is."""
+    """No game found. A mail whose first command is ``list``, from an address that plays
+    or referees a game here, is answered with that address's games and where each
+    stands; any other mail from a player's address of record gets one short answer there
+    (which games are his, and how to write to one); anybody else none, since nothing
+    tells whose the mail is."""
+    text = command_lines(mail.body_text)
+    first = next((line.strip() for line in text.lines if line.strip()), "")
+    address = mail.from_addr
+    if first and _LIST.fullmatch(first) and address and \
+            (store.players_by_email(address) or store.refereed_by(address)):
+        if _capped(store, config, address, now, "re"):
+            return Outcome("ignored", "list: the address had its replies for the day")
+        listing = Outgoing(recipient=address, template="service-list.txt",
+                           values={"service_name": config.name,
+                                   "listing_section": mail_listing(store, address) + "\n"},
+                           subject=f"Re: {shorten(mail.subject, 60)}" if mail.subject else
+                           "Your games", purpose="re", in_reply_to=mail.message_id or None)
+        queue_mail(store, config, listing, now)
+        return Outcome("processed", "list: the sender's games")
     seats = store.players_by_email(mail.from_addr) if mail.from_addr else []
     note = "no game found: no reply address, subject tag, reference or key of ours"
     if not seats or _capped(store, config, seats[0]["email"], now, "rej"):

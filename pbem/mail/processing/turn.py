@@ -16,13 +16,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ... import service
+from ...engine.game import REFEREE
 from ...engine.state import GameState
 from ...notation import NotationError, ParseContext, parse_command, split_commands
 from ...notation.lexicon import canonical_verb
+from ...service import CommandError
 from ...store import Store
-from ..outbound.notify import Activity, Talk
+from ..outbound.notify import EVERYONE, Activity, Notice, Talk
 from .catalog import CATALOG
-from .units import Action
+from .undo import answers_undo
+from .units import Action, MailCommand
+
+PAUSED = ("The game is paused by the referee: until it resumes only the referee's "
+          "commands are taken (help, show, history, list and say still work); nothing "
+          "was done.")
 
 
 @dataclass
@@ -46,12 +53,44 @@ class MailTurn:
     notes: dict[str, list[str]] = field(default_factory=dict)
     new_keys: dict[str, str] = field(default_factory=dict)  # key new: player -> the key
     changed: bool = False  # the game changed (the others hear of it)
+    notices: list[Notice] = field(default_factory=list)  # short mails about the running
+    announced: list[str] = field(default_factory=list)  # the referee's changes, told to all
+    welcomes: dict[str, tuple[str, str]] = field(default_factory=dict)  # seat: (key, summary)
+    paused: bool = False  # the game was paused when the mail came
 
     @classmethod
     def start(cls, store: Store, game_id: int, player: str, seat: int, source: str,
               now: str) -> MailTurn:
         before = service.load(store, game_id)
-        return cls(store, game_id, player, seat, source, now, before, before.clone())
+        paused = store.game(game_id)["status"] == "paused"
+        return cls(store, game_id, player, seat, source, now, before, before.clone(),
+                   paused=paused)
+
+    @property
+    def by_referee(self) -> bool:
+        """The sender is the game's referee (not a seat)."""
+        return self.player == REFEREE
+
+    def sender_address(self) -> str:
+        """The sender's address of record (the referee's for the referee)."""
+        if self.by_referee:
+            return str(self.store.game(self.game_id).get("referee") or "")
+        return str(self.store.player(self.game_id, self.seat)["email"])
+
+    def sender_tz(self) -> str | None:
+        if self.by_referee:
+            return None
+        return self.store.player(self.game_id, self.seat).get("tz")
+
+    def check_open(self, command: str) -> None:
+        """Refuse a command that changes the game while the referee has paused it."""
+        if self.paused and not self.by_referee:
+            raise CommandError(command, PAUSED, [])
+
+    def announce(self, *lines: str) -> None:
+        """Tell every player and the referee what the referee changed (each line a
+        sentence beginning "The referee")."""
+        self.announced.extend(lines)
 
     @property
     def context(self) -> ParseContext:
@@ -81,12 +120,15 @@ class MailTurn:
         for command in commands:
             action = self._mail_action(command)
             if action is None:
+                self.check_open(command)
                 batch.append(command)
                 continue
             self.play(batch)
             batch = []
             unit = CATALOG.handles(action)
             assert unit is not None and unit.handler is not None
+            if unit.changes_game:
+                self.check_open(command)
             unit.handler(self, command, action, self.player)
         self.play(batch)
 
@@ -97,7 +139,13 @@ class MailTurn:
             action = parse_command(command, self.context)
         except NotationError:
             return None
+        if answers_undo(self, action, self.player):
+            return {"type": "undo_answer", "answer": action["type"]}
         return action if CATALOG.handles(action) is not None else None
+
+    def unit_for(self, action: Action) -> MailCommand | None:
+        """The mail command's unit that carries ``action`` out (None: a game command)."""
+        return CATALOG.handles(action)
 
     def play(self, batch: list[str], actor: str | None = None) -> None:
         """Game commands (and standing orders), decided on the current state and
@@ -134,16 +182,25 @@ class MailTurn:
         only the answers (help, show ...) kept for the reply."""
         answers = self.answers
         fresh = MailTurn(self.store, self.game_id, self.player, self.seat, self.source,
-                         self.now, self.before, self.before.clone())
+                         self.now, self.before, self.before.clone(), paused=self.paused)
         self.__dict__.update(fresh.__dict__)
         self.answers = answers
 
     def activity(self) -> Activity:
         """What the other players hear of this mail."""
+        notices = list(self.notices)
+        if self.announced:
+            subject = self.announced[0].split(":")[0].rstrip(".")
+            notices.insert(0, Notice(_short(subject), tuple(self.announced), (EVERYONE,),
+                                     tuple(self.welcomes)))
         return Activity(self.game_id, self.player, list(self.happened), list(self.talk),
-                        list(self.undo_requests), self.changed,
-                        {name: list(lines) for name, lines in self.notes.items()
-                         if name != self.player})
+                        list(self.undo_requests), self.changed, notices,
+                        notes={name: list(lines) for name, lines in self.notes.items()
+                               if name != self.player})
+
+
+def _short(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 3].rsplit(" ", 1)[0] + "..."
 
 
 def _plainly_not_a_command(line: str, ctx: ParseContext) -> bool:

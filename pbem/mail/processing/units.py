@@ -49,6 +49,8 @@ class MailCommand:
     #: where else the general help lists it: (group, usage) pairs
     elsewhere: tuple[tuple[str, str], ...] = ()
     also: str = ""  # other spellings, for docs/commands.md
+    #: it changes the game or its clock: refused from players while the game is paused
+    changes_game: bool = False
 
     def __post_init__(self) -> None:
         if self.group not in GROUPS:

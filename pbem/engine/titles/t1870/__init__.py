@@ -14,7 +14,7 @@ from typing import Any
 
 from ... import auction, operating, stock
 from ...board.search import RevenueRules
-from ...context import Ctx, require
+from ...context import Ctx
 from ...facts import PrivateClosed
 from ...ortrains import bankruptcy_certain
 from ...registry import register
@@ -23,7 +23,7 @@ from ...state import GameState, corp_holder, player_holder
 from ...steps import Round
 from ..base import Rulebook
 from . import closing, connection, protection, redemption, tokens, track
-from .dividend import pay_half
+from .dividend import half_kept
 from .finish import ends_before_operating, note_400
 from .steps import (
     AnswerRedemption,
@@ -201,18 +201,14 @@ class Rulebook1870(Rulebook):
             return corp_holder(corp)
         return None if holder == "pool" else holder
 
-    def pay_dividend(self, ctx: Ctx, corp: str, how: str, revenue: int) -> None:
-        if how != "half":
-            super().pay_dividend(ctx, corp, how, revenue)
-            return
-        require(revenue > 0, f"{corp} has no revenue, so it cannot pay a half dividend.",
-                self.cite("dividend"))
-        pay_half(ctx, corp, revenue)
+    def half_dividend_kept(self, state: GameState, revenue: int) -> int | None:
+        """The company keeps half, rounded up to $10 (p.21; option half_dividend)."""
+        return half_kept(state, revenue)
 
     def after_dividend(self, ctx: Ctx, corp: str) -> None:
         note_400(ctx, corp)
 
-    def corporate_train_with_president_money(self) -> bool:
+    def corporate_train_with_president_money(self, state: GameState) -> bool:
         """A forced purchase is one train from the bank or the open market (p.22)."""
         return False
 

@@ -1,0 +1,300 @@
+"""The variants of the German 1830 rulebook (V-0 to V-8) as game options: for each, the
+same position played with and without it, and the difference it makes.  Tests are named
+after the variant's number in the book (V-5.1: test_v5_1_...); docs/options.md lists
+every option with its rule and default, and the readings taken where the book is
+unclear."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_driver import Cli
+from enginehelp import Table, first_operating_round, give_cash, give_train
+
+from pbem.engine.errors import SetupError
+from pbem.engine.game import new_game
+from pbem.engine.shares import certificate_count, certificate_limit
+from pbem.engine.state import player_holder
+from pbem.engine.title import load_title
+
+# -- positions -------------------------------------------------------------------------------
+
+
+def second_stock_round(**options: str) -> Table:
+    """Stock round 2 of the 4-player game of enginehelp.first_operating_round (PRR: A
+    50%, B 10%; C&O: C 60%; NYC: B 50%; B&O: D 50%), D to act first.  The PRR token is
+    put on $90 (row 2, column 7) so that every box down shows in the price."""
+    t = first_operating_round(**options)
+    while t.state.round["kind"] == "operating":
+        t.act(t.current, "pass")
+    assert t.state.round["number"] == 2 and t.current == "D"
+    t.state.corps["PRR"].cell = (2, 7)
+    return t
+
+
+def turn_of(t: Table, who: str) -> None:
+    """Everybody before ``who`` passes."""
+    while t.current != who:
+        t.act(t.current, "pass")
+
+
+def prr_runs_for(t: Table, revenue_hex: str = "H10") -> None:
+    """PRR (A) with a 2-train and track H10-H12: a $30 run, ready to pay."""
+    give_train(t, "PRR", "2")
+    t.act("A", "lay", tile="57", hex=revenue_hex, exits=None)
+    t.act("A", "run", routes=None)
+
+
+# -- V-1.3 bank size ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("bank", "left"), [("12000", 9600), ("4500", 2100), ("20000", 17600)])
+def test_v1_3_bank_size(bank: str, left: int) -> None:
+    """Full money $12,000 (★), a short game $4,500, a long game $20,000: the bank holds
+    that less the players' $2,400."""
+    state = new_game("1830", ["A", "B", "C", "D"], 1, {"bank": bank})
+    assert state.bank == left and sum(p.cash for p in state.players) == 2400
+
+
+# -- V-5.3 higher certificate limits ---------------------------------------------------------
+
+
+def test_v5_3_higher_certificate_limits() -> None:
+    """The 1830+ limits (V-5.3): 18 instead of 16 certificates for four players; a
+    player at 16 may buy one more."""
+    plain, higher = second_stock_round(), second_stock_round(certificate_limit="higher")
+    for t in (plain, higher):
+        state = t.state
+        spare = [(corp, i) for corp in ("ERIE", "CPR") for i in range(1, 7)]
+        for corp in ("ERIE", "CPR"):
+            state.corps[corp].par, state.corps[corp].cell = 67, (5, 6)
+        while certificate_count(state, "D") < 16:
+            corp, i = spare.pop()
+            state.corps[corp].certs[i] = player_holder("D")
+    assert certificate_limit(plain.state) == 16 and certificate_limit(higher.state) == 18
+    assert "the limit is 16" in plain.refused("D", "buy_share", corp="PRR", source=None, count=1)
+    higher.act("D", "buy_share", corp="PRR", source=None, count=1)
+
+
+# -- V-5.1 price drops ---------------------------------------------------------------------------
+
+
+def a_sells_two_prr(**options: str) -> tuple[int, int]:
+    """A sells two PRR shares in stock round 2: (A's money received, PRR's row after)."""
+    t = second_stock_round(**options)
+    turn_of(t, "A")
+    before = t.cash("A")
+    t.act("A", "sell", sales=[{"corp": "PRR", "count": 2}])
+    return t.cash("A") - before, t.state.corps["PRR"].cell[0]
+
+
+def test_v5_1_standard_one_box_per_share() -> None:
+    assert a_sells_two_prr() == (180, 4)  # $90 each, two boxes down to $76
+
+
+def test_v5_1_one_box_per_sale() -> None:
+    assert a_sells_two_prr(price_drop="per-sale") == (180, 3)  # one box, $82
+
+
+def test_v5_1_one_box_per_sale_for_shareholders_per_share_for_the_president() -> None:
+    """A is PRR's president: two boxes; B, a shareholder, sells one share and C&O's C..."""
+    assert a_sells_two_prr(price_drop="per-sale-shareholders") == (180, 4)
+    t = second_stock_round(price_drop="per-sale-shareholders")
+    t.state.corps["PRR"].certs[5] = player_holder("B")  # B: 20% of PRR, not president
+    turn_of(t, "B")
+    t.act("B", "sell", sales=[{"corp": "PRR", "count": 2}])
+    assert t.state.corps["PRR"].cell == (3, 7)  # one box for the shareholder's sale
+
+
+def test_v5_1_stock_market_reform_after_the_last_5_train() -> None:
+    """Before the last 5-train: one box per share; from the stock round after it was
+    bought: one box per sale."""
+    assert a_sells_two_prr(price_drop="reform") == (180, 4)
+    t = first_operating_round(price_drop="reform")
+    state = t.state
+    state.trains_sold.update({"2": 6, "3": 5, "4": 4, "5": 2})
+    state.phase = "5"
+    give_cash(t, "c:PRR", 450)
+    t.act("A", "buy_train", train="5", source="bank", price=None, trade=None)  # the last
+    assert state.notes["market_reform_from"] == 2
+    while state.round["kind"] == "operating":
+        t.act(t.current, "pass")
+    state.corps["PRR"].cell = (2, 7)
+    turn_of(t, "A")
+    t.act("A", "sell", sales=[{"corp": "PRR", "count": 2}])
+    assert state.corps["PRR"].cell == (3, 7)
+
+
+# -- V-6.2 one share at a time --------------------------------------------------------------
+
+
+def test_v6_2_shares_sold_one_at_a_time_get_the_dropped_price() -> None:
+    """In a block both shares fetch $90; one at a time the second fetches $82 (the price
+    after the first sale)."""
+    assert a_sells_two_prr() == (180, 4)
+    assert a_sells_two_prr(share_sales="one-at-a-time") == (90 + 82, 4)
+
+
+# -- V-5.2 price rise tied to the dividend -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("rule", "price"), [("always", 71), ("at-least-price", 67)])
+def test_v5_2_price_rises_only_with_a_dividend_at_least_the_share_value(rule: str,
+                                                                       price: int) -> None:
+    """PRR at $67 pays out $30: right to $71, or, tied to the dividend, it stays."""
+    t = first_operating_round(dividend_rise=rule)
+    prr_runs_for(t)
+    t.act("A", "payout")
+    assert t.state.price("PRR") == price
+
+
+def test_v5_2_a_dividend_equal_to_the_share_value_moves_it() -> None:
+    t = first_operating_round(dividend_rise="at-least-price")
+    prr_runs_for(t)
+    t.state.corps["PRR"].cell = (0, 0)  # $60
+    t.state.round["turn"]["run"]["revenue"] = 60
+    t.act("A", "payout")
+    assert t.state.price("PRR") == 67
+
+
+# -- V-6.4 private companies bought and sold in the same stock round ---------------------------
+
+
+def private_sold_twice(**options: str) -> Table:
+    """In stock round 2, B sells CA to C; then C offers it to D in C's own turn."""
+    t = second_stock_round(**options)
+    turn_of(t, "B")
+    t.act("B", "sell_private", private="CA", to="C", price=100)
+    t.act("C", "accept")
+    t.act("B", "pass")
+    assert t.current == "C" and sorted(t.privates("C")) == ["CA", "DH"]
+    return t
+
+
+def test_v6_4_restricted_private_trading_is_the_default() -> None:
+    t = private_sold_twice()
+    message = t.refused("C", "sell_private", private="CA", to="D", price=50)
+    assert "bought in this stock round" in message
+    t.act("C", "sell_private", private="DH", to="D", price=70)  # one held before: may
+
+
+def test_v6_4_unrestricted_private_trading() -> None:
+    t = private_sold_twice(private_resale="free")
+    t.act("C", "sell_private", private="CA", to="D", price=50)
+    t.act("D", "accept")
+    assert sorted(t.privates("D")) == ["BO", "CA"]
+
+
+def test_v6_4_restriction_lasts_one_stock_round() -> None:
+    t = private_sold_twice()
+    for _ in range(8):
+        if t.state.round["kind"] != "stock":
+            break
+        t.act(t.current, "pass")
+    while t.state.round["kind"] == "operating":
+        t.act(t.current, "pass")
+    assert t.state.round["number"] == 3
+    turn_of(t, "C")
+    t.act("C", "sell_private", private="CA", to="D", price=50)
+
+
+def test_v6_4_stored_games_keep_the_reading_they_were_played_with() -> None:
+    """A game recorded before the option existed did not forbid it: it is read with
+    private_resale=free, so its commands decide what they decided then."""
+    title = load_title("1830")
+    old = {k: v for k, v in title.resolve_options({}).items() if k != "private_resale"}
+    assert title.options_as_recorded(old)["private_resale"] == "free"
+    assert title.resolve_options({})["private_resale"] == "restricted"
+
+
+# -- V-7.1 split revenue ------------------------------------------------------------------------
+
+
+def test_v7_1_split_revenue() -> None:
+    """PRR runs $30: split, it keeps $20 (half rounded up to $10) and pays $1 per share;
+    its share value stays.  Without the option there is no split."""
+    plain = first_operating_round()
+    prr_runs_for(plain)
+    assert "no half dividend" in plain.refused("A", "half")
+    t = first_operating_round(split_revenue="yes")
+    prr_runs_for(t)
+    a, b = t.cash("A"), t.cash("B")
+    cash = t.state.corps["PRR"].cash
+    t.act("A", "half")
+    assert t.state.corps["PRR"].cash == cash + 20
+    assert t.cash("A") == a + 5 and t.cash("B") == b + 1 and t.state.price("PRR") == 67
+
+
+# -- V-8.0 the game ends at the top of the market -----------------------------------------------
+
+
+def prr_reaches_350(**options: str) -> Table:
+    t = first_operating_round(**options)
+    prr_runs_for(t)
+    t.state.corps["PRR"].cell = (0, 17)  # $325
+    t.act("A", "payout")
+    assert t.state.price("PRR") == 350
+    return t
+
+
+def test_v8_0_game_ends_after_the_turn_of_the_company_at_the_top() -> None:
+    t = prr_reaches_350(game_end="bank-or-top")
+    assert not t.state.finished
+    t.act("A", "pass")
+    assert t.state.finished and t.result["reason"] == "stock_market"
+
+
+def test_v8_0_standard_end_goes_on() -> None:
+    t = prr_reaches_350()
+    t.act("A", "pass")
+    assert not t.state.finished and t.state.round["current"] == "C&O"
+
+
+def test_v8_0_top_reached_in_the_stock_round_ends_it() -> None:
+    t = second_stock_round(game_end="bank-or-top")
+    state = t.state
+    for i, holder in enumerate(state.corps["C&O"].certs):
+        if holder == "ipo":
+            state.corps["C&O"].certs[i] = player_holder("D")  # sold out: rises at the end
+    state.corps["C&O"].cell = (1, 18)  # $300, under $350
+    t.pass_all()
+    assert t.state.finished and t.result["reason"] == "stock_market"
+
+
+# -- options together ---------------------------------------------------------------------------
+
+
+def test_unknown_choices_are_refused_with_what_is_allowed() -> None:
+    with pytest.raises(SetupError, match="may be per-share, per-sale"):
+        new_game("1830", ["A", "B", "C"], 1, {"price_drop": "two"})
+
+
+# -- the documentation -----------------------------------------------------------------------
+
+
+def test_docs_list_every_option_with_its_rule_and_default() -> None:
+    """docs/options.md: every 1830 option in one line with its default and, where the
+    rulebook has it, its rule."""
+    docs = (Path(__file__).parent.parent / "docs" / "options.md").read_text(encoding="utf-8")
+    lines = {line.split("|")[1].strip(" `"): line for line in docs.splitlines()
+             if line.startswith("| `")}
+    for key, opt in load_title("1830").options.items():
+        assert key in lines, f"docs/options.md does not list option {key}"
+        assert f"| `{opt.default}` |" in lines[key], key
+        if opt.rule:
+            assert opt.rule in lines[key], f"{key}: the docs do not cite {opt.rule}"
+
+
+def test_show_names_the_options(tmp_path: Path) -> None:
+    cli = Cli(tmp_path / "games.db")
+    plain = cli.ok("new", "1830", "--player", "A:a@x.org", "--player", "B:b@x.org").strip()
+    assert "Options: none" in cli.ok("show", plain)
+    game = cli.new("Ann", "Ben", "Cat", price_drop="per-sale", bank="4500")
+    text = cli.ok("show", str(game))
+    assert "- bank=4500 (V-1.3): money in the bank" in text
+    assert "- price_drop=per-sale (V-5.1)" in text
+    assert cli.show(game)["options"]["price_drop"] == "per-sale"
+    refused = cli.run("new", "1830", "--player", "A:a@x.org", "--player", "B:b@x.org",
+                      "--option", "privates=groups", "--option", "auction_order=lowest-bid")
+    assert refused.exit_code != 0 and "cannot be played together" in refused.stderr
