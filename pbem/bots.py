@@ -39,8 +39,10 @@ def concrete(move: Move, rng: random.Random) -> dict[str, Any]:
     action = dict(move["action"])
     if "min" in move:
         low, high = move["min"], move["max"]
+        step = move.get("step", 1)
         if action["type"] == "bid":  # bidders raise modestly, so money stays free to buy
-            value = low if rng.random() < 0.7 else rng.randint(low, min(high, low + 60))
+            value = low if rng.random() < 0.7 else \
+                low + step * rng.randint(0, (min(high, low + 60) - low) // step)
         else:
             value = rng.randint(low, high)
         if action["type"] == "sell":

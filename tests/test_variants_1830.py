@@ -12,11 +12,16 @@ import pytest
 from cli_driver import Cli
 from enginehelp import Table, first_operating_round, give_cash, give_train
 
+from pbem.engine.board.track import closed_lay_ok
+from pbem.engine.context import Ctx
 from pbem.engine.errors import SetupError
-from pbem.engine.game import new_game
+from pbem.engine.game import apply_facts, new_game
+from pbem.engine.ortrack import fitting, terrain_cost
+from pbem.engine.registry import book
 from pbem.engine.shares import certificate_count, certificate_limit
-from pbem.engine.state import player_holder
+from pbem.engine.state import corp_holder, player_holder
 from pbem.engine.title import load_title
+from pbem.engine.trains import bank_offers, left_in_bank
 
 # -- positions -------------------------------------------------------------------------------
 
@@ -86,7 +91,9 @@ def a_sells_two_prr(**options: str) -> tuple[int, int]:
     turn_of(t, "A")
     before = t.cash("A")
     t.act("A", "sell", sales=[{"corp": "PRR", "count": 2}])
-    return t.cash("A") - before, t.state.corps["PRR"].cell[0]
+    cell = t.state.corps["PRR"].cell
+    assert cell is not None
+    return t.cash("A") - before, cell[0]
 
 
 def test_v5_1_standard_one_box_per_share() -> None:
@@ -298,3 +305,280 @@ def test_show_names_the_options(tmp_path: Path) -> None:
     refused = cli.run("new", "1830", "--player", "A:a@x.org", "--player", "B:b@x.org",
                       "--option", "privates=groups", "--option", "auction_order=lowest-bid")
     assert refused.exit_code != 0 and "cannot be played together" in refused.stderr
+
+
+# -- V-1.7 trains, 3.0 indestructible 4-trains ---------------------------------------------------
+
+
+def trains_left(**options: str) -> dict[str, int | None]:
+    state = new_game("1830", ["A", "B", "C"], 1, options)
+    return {t.name: left_in_bank(state, t) for t in state.rules.trains}
+
+
+def test_v1_7_number_of_6_trains_and_diesels() -> None:
+    assert trains_left()["6"] == 2 and trains_left(six_trains="3")["6"] == 3
+    assert trains_left()["D"] == 6 and trains_left(diesels="unlimited")["D"] is None
+
+
+def test_v1_7_no_diesels_and_3_0_the_4_trains_never_rust() -> None:
+    """With the 6-trains sold the bank offers diesels; without diesels it offers
+    nothing, and no diesel ever makes the 4-trains obsolete."""
+    plain, without = new_game("1830", ["A", "B"], 1, {}), \
+        new_game("1830", ["A", "B"], 1, {"diesels": "none"})
+    for state in (plain, without):
+        state.trains_sold.update({"2": 6, "3": 5, "4": 4, "5": 3, "6": 2})
+    assert [t.name for t in bank_offers(plain)] == ["D"]
+    assert bank_offers(without) == [] and trains_left(diesels="none")["D"] == 0
+
+
+# -- 2.0 the operating order ---------------------------------------------------------------------
+
+
+def nyc_overtakes_during_prr_turn(**options: str) -> Table:
+    """Operating round 2.1: PRR ($90), C&O ($65), NYC ($55) operate in that order; while
+    PRR operates NYC's share value goes to $100 (as a forced sale could make it)."""
+    t = second_stock_round(**options)
+    nyc = t.state.corps["NYC"]
+    nyc.floated, nyc.funded, nyc.cell = True, True, (4, 3)
+    t.pass_all()
+    assert t.state.round["current"] == "PRR"
+    nyc.cell = (0, 6)
+    t.act("A", "pass")
+    return t
+
+
+def test_2_0_variable_operating_order_follows_the_share_values() -> None:
+    assert nyc_overtakes_during_prr_turn().state.round["current"] == "NYC"
+
+
+def test_2_0_fixed_operating_order() -> None:
+    t = nyc_overtakes_during_prr_turn(operating_order="fixed")
+    assert t.state.round["current"] == "C&O"
+    t.act("C", "pass")
+    assert t.state.round["current"] == "NYC"
+
+
+# -- 3.0 delayed buy-in of private companies -------------------------------------------------------
+
+
+def prr_buys_the_first_3_train(**options: str) -> Table:
+    t = first_operating_round(**options)
+    t.state.trains_sold["2"] = 6
+    t.act("A", "buy_train", train="3", source="bank", price=None, trade=None)
+    assert t.state.phase == "3"
+    return t
+
+
+def test_3_0_privates_buyable_at_once() -> None:
+    t = prr_buys_the_first_3_train()
+    t.act("A", "buy_private", private="SV", **{"from": "A"}, price=20)
+    assert t.state.privates["SV"].owner == "c:PRR"
+
+
+def test_3_0_delayed_private_buy_in() -> None:
+    t = prr_buys_the_first_3_train(private_buy_in="next-round")
+    message = t.refused("A", "buy_private", private="SV", **{"from": "A"}, price=20)
+    assert "next operating round" in message
+    while t.state.round["kind"] != "stock":
+        t.act(t.current, "pass")
+    while t.state.round["kind"] != "operating" or t.state.round["current"] != "PRR":
+        t.act(t.current, "pass")
+    t.act("A", "buy_private", private="SV", **{"from": "A"}, price=20)
+
+
+# -- V-7.7 train limit and the only train ------------------------------------------------------
+
+
+def prr_at_its_limit(**options: str) -> Table:
+    t = first_operating_round(**options)
+    for _ in range(4):
+        give_train(t, "PRR", "2")
+    return t
+
+
+def test_v7_7_fixed_train_limit() -> None:
+    t = prr_at_its_limit()
+    assert "the limit" in t.refused("A", "buy_train", train="2", source="bank", price=None,
+                                    trade=None)
+
+
+def test_v7_7_flexible_train_limit_then_discard_without_compensation() -> None:
+    t = prr_at_its_limit(train_limit="flexible")
+    cash = t.state.corps["PRR"].cash
+    t.act("A", "buy_train", train="2", source="bank", price=None, trade=None)
+    assert t.state.round["discards"] == ["PRR"] and len(t.state.corps["PRR"].trains) == 5
+    t.act("A", "discard", train="2")
+    assert len(t.state.corps["PRR"].trains) == 4 and t.state.pool_trains == ["2"]
+    assert t.state.corps["PRR"].cash == cash - 80
+
+
+def c_and_o_offers_for_prrs_only_train(**options: str) -> Table:
+    t = first_operating_round(**options)
+    prr_runs_for(t)
+    t.act("A", "withhold")
+    t.act("A", "pass")
+    assert t.state.round["current"] == "C&O"
+    return t
+
+
+def test_v7_7_the_only_train_may_be_sold() -> None:
+    t = c_and_o_offers_for_prrs_only_train()
+    t.act("C", "buy_train", train="2", source="PRR", price=80, trade=None)
+    assert t.state.round["proposal"]["seller"] == "PRR"
+
+
+def test_v7_7_the_only_train_of_a_company_with_a_route_is_kept() -> None:
+    t = c_and_o_offers_for_prrs_only_train(only_train="kept")
+    assert "only train" in t.refused("C", "buy_train", train="2", source="PRR", price=80,
+                                     trade=None)
+
+
+# -- V-7.6 tile laying ---------------------------------------------------------------------------
+
+
+def test_v7_6_semi_restricted_and_restricted_laying() -> None:
+    """NYC reaches the city of tile 57 on H10 (given here) but no new track of tile 15
+    there: semi-restricted, the city's rise from $20 to $30 allows the upgrade;
+    restricted, only new track a route extends to does."""
+    state = first_operating_round().state
+    state.board.tiles["H10"] = ("57", 0)
+    state.phase = "3"
+    reached = frozenset({("H10", 0)})
+    rotation = fitting(state, "H10", "15")[0]
+    args = (state.map, state.board, "H10", "15", rotation, "NYC", 0, reached)
+    assert closed_lay_ok(*args) and not closed_lay_ok(*args, rise_counts=False)
+
+
+# -- V-1.8 auction variants -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rule", "refused", "allowed"), [
+    ("at-least-5", [44], [46]), ("multiple-of-5", [46], [50]), ("exactly-5", [50], [45])])
+def test_v1_8_raise_steps(rule: str, refused: list[int], allowed: list[int]) -> None:
+    """CS (face value $40): the first bid at least $45, then as the variant says."""
+    for amount in refused:
+        assert "raises" in Table(["A", "B", "C"], bid_raise=rule).refused(
+            "A", "bid", private="CS", amount=amount) or amount < 45
+    for amount in allowed:
+        Table(["A", "B", "C"], bid_raise=rule).act("A", "bid", private="CS", amount=amount)
+
+
+def auction_of_ca_between_three(**options: str) -> Table:
+    """A, B and C bid on CA; the SV and CS are bought: the auction for DH... no: the
+    bids on CA wait until SV, CS, DH and MH are sold."""
+    t = Table(["A", "B", "C", "D"], **options)
+    t.act("A", "bid", private="CA", amount=165)
+    t.act("B", "bid", private="CA", amount=170)
+    t.act("C", "bid", private="CA", amount=175)
+    for _ in range(4):  # SV, CS, DH, MH
+        t.act(t.current, "buy_private")
+    assert t.state.round["auction"]["private"] == "CA" and t.current == "A"
+    t.act("A", "pass")
+    t.act("B", "bid", private=None, amount=180)
+    return t
+
+
+def test_v1_8_pass_and_bid_again() -> None:
+    t = auction_of_ca_between_three()
+    t.act("C", "pass")
+    assert t.current == "A"
+    t.act("A", "bid", private=None, amount=185)
+
+
+def test_v1_8_pass_and_out() -> None:
+    t = auction_of_ca_between_three(auction_pass="out")
+    t.act("C", "pass")  # C out too: B wins
+    assert t.state.privates["CA"].owner == "p:B"
+
+
+# -- 4.0 the DH's station ---------------------------------------------------------------------
+
+
+def prr_laid_the_dh_tile_and_comes_back(**options: str) -> Table:
+    """PRR owns the DH, lays its tile on F16 in operating round 1.1 without a station,
+    and operates again in 2.1 (no route to F16)."""
+    t = first_operating_round(**options)
+    t.state.privates["DH"].owner = corp_holder("PRR")
+    t.act("A", "lay", tile="57", hex="F16", exits=["SW", "NE"], **{"with": "DH"})
+    t.act("A", "pass")
+    while t.state.round["kind"] != "operating" or t.state.round["current"] != "PRR":
+        t.act(t.current, "pass")
+    return t
+
+
+def test_4_0_dh_station_fixed() -> None:
+    t = prr_laid_the_dh_tile_and_comes_back()
+    assert "in the turn" in t.refused("A", "token", hex="F16", city=None, **{"with": "DH"})
+
+
+def test_4_0_dh_station_flexible() -> None:
+    t = prr_laid_the_dh_tile_and_comes_back(dh_station="flexible")
+    t.act("A", "token", hex="F16", city=None, **{"with": "DH"})
+    assert t.state.board.tokens["F16"] == [["PRR"]]
+
+
+# -- variants pbem does not play ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("option", "words"), [
+    ("plus_trains", "V-7.9"), ("board", "V-1.2"), ("erie_20", "V-6.5"),
+    ("free_bidding", "V-1.8"), ("flexible_59", "V-7.8"),
+    ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
+def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
+                                                                 words: str) -> None:
+    with pytest.raises(SetupError, match=f"pbem does not play .*{words}"):
+        new_game("1830", ["A", "B", "C"], 1, {option: "yes"})
+
+
+# -- 3.0 delayed rusting ------------------------------------------------------------------------
+
+
+def first_4_train_bought(**options: str) -> Table:
+    """PRR (a 2-train, a route H10-H12) has run; C&O, with a 2-train too, buys the first
+    4-train in its turn: the 2-trains are obsolete."""
+    t = first_operating_round(**options)
+    prr_runs_for(t)
+    t.act("A", "payout")
+    t.act("A", "pass")
+    give_train(t, "C&O", "2")
+    t.state.trains_sold.update({"2": 6, "3": 5})
+    t.state.phase = "3"
+    t.state.corps["C&O"].cash = 400
+    t.act("C", "buy_train", train="4", source="bank", price=None, trade=None)
+    return t
+
+
+def test_3_0_trains_rust_at_once() -> None:
+    t = first_4_train_bought()
+    assert t.state.corps["PRR"].trains == [] and t.state.corps["PRR"].rusting == []
+    assert t.state.corps["C&O"].trains == ["4"]
+
+
+def test_3_0_delayed_rusting_the_obsolete_trains_run_once_more() -> None:
+    t = first_4_train_bought(rusting="delayed")
+    prr = t.state.corps["PRR"]
+    assert prr.trains == [] and prr.rusting == ["2"] and t.state.trains_scrapped["2"] == 2
+    assert t.state.corps["C&O"].trains == ["4"] and t.state.corps["C&O"].rusting == ["2"]
+    t.act("C", "pass")
+    while t.state.round["kind"] != "operating" or t.state.round["current"] != "PRR":
+        t.act(t.current, "pass")
+    t.act("A", "run", routes=None)
+    assert t.state.round["turn"]["run"]["revenue"] == 30  # the obsolete 2-train ran
+    assert prr.rusting == []
+    t.act("A", "withhold")
+    assert "must buy" in t.refused("A", "pass")  # a route and no train now
+
+
+@pytest.mark.parametrize(("rule", "cost"), [("no", 120), ("half-cost", 60)])
+def test_4_0_schuylkill_valley(rule: str, cost: int) -> None:
+    """PRR owns the SV: the first tile on G15 (a $120 mountain) costs it $120, or with
+    the variant $60 and the SV leaves the game; NYC pays $120 either way."""
+    t = first_operating_round(schuylkill_valley=rule)
+    state = t.state
+    state.privates["SV"].owner = corp_holder("PRR")
+    assert terrain_cost(state, "PRR", "G15") == cost
+    assert terrain_cost(state, "NYC", "G15") == 120
+    ctx = Ctx(state, "A")
+    book(state).tile_laid(ctx, "PRR", "G15", cost)
+    apply_facts(state, ctx.facts)
+    assert state.privates["SV"].closed == (rule == "half-cost")

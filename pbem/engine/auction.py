@@ -123,7 +123,7 @@ class AuctionBetweenBidders(Step):
         moves: list[dict[str, Any]] = [{"action": {"type": "pass"}}]
         if high >= low:
             moves.insert(0, {"action": {"type": "bid", "private": None, "amount": low},
-                             "min": low, "max": high})
+                             **bid_range(state, low, high)})
         return {name: moves}
 
 
@@ -161,7 +161,7 @@ class BidOnPrivate(Step):
             low, high = minimum_bid(state, sym), available(state, name, except_private=sym)
             if high >= low:
                 moves.append({"action": {"type": "bid", "private": sym, "amount": low},
-                              "min": low, "max": high})
+                              **bid_range(state, low, high)})
         return {name: moves}
 
 
@@ -227,12 +227,25 @@ def place_bid(ctx: Ctx, sym: str | None, amount: int) -> None:
     low = minimum_bid(state, sym)
     require(amount >= low, f"The minimum bid for {sym} is {money(low)}.",
             cite(state, "auction_bid"))
+    check_raise(state, low - MIN_RAISE, amount)
     free = available(state, actor, except_private=sym)
     require(amount <= free, f"You cannot bid {money(amount)}: you have {money(free)} not set "
             "aside for other bids.", cite(state, "auction_bid"))
     ctx.emit(Bid(sym, actor, amount))
     ctx.log(f"{actor} bids {money(amount)} for {sym}.")
     ctx.round_set(passes=0, current=state.left_of(actor))
+
+
+def check_raise(state: GameState, previous: int, amount: int) -> None:
+    """A title's rule on the size of a raise (raise steps)."""
+    problem = book(state).bid_problem(state, previous, amount)
+    require(problem is None, problem or "", cite(state, "auction_bid"))
+
+
+def bid_range(state: GameState, low: int, high: int) -> dict[str, int]:
+    """The amounts a listed bid may take: min, max and the step between them."""
+    step = book(state).bid_step(state)
+    return {"min": low, "max": high if step else low, "step": step or 1}
 
 
 def pass_turn(ctx: Ctx) -> None:
@@ -398,6 +411,7 @@ def decide_in_auction(ctx: Ctx, action: dict[str, Any]) -> None:
         low = auction["high"] + MIN_RAISE
         require(action["amount"] >= low, f"The minimum bid for {sym} is {money(low)}.",
                 cite(state, "auction_bidders"))
+        check_raise(state, auction["high"], action["amount"])
         free = available(state, actor, except_private=sym)
         require(action["amount"] <= free, f"You cannot bid {money(action['amount'])}: you "
                 f"have {money(free)} not set aside for other bids.", cite(state, "auction_bid"))
@@ -407,13 +421,15 @@ def decide_in_auction(ctx: Ctx, action: dict[str, Any]) -> None:
         auction["current"] = (lowest_bidder(state, auction) if lowest_bids_first(state)
                               else next_bidder(auction, actor))
         ctx.round_set(auction=auction)
-    elif kind == "pass" and lowest_bids_first(state):
+    elif kind == "pass" and book(state).pass_leaves_auction(state):
         ctx.log(f"{actor} passes and leaves the auction for {sym}.")
+        after = next_bidder(auction, actor)
         auction["order"] = [n for n in auction["order"] if n != actor]
         if len(auction["order"]) == 1:
             win_auction(ctx, auction)
             return
-        auction["current"] = lowest_bidder(state, auction)
+        auction["current"] = lowest_bidder(state, auction) if lowest_bids_first(state) \
+            else after
         ctx.round_set(auction=auction)
     elif kind == "pass":
         ctx.log(f"{actor} passes in the auction for {sym}.")

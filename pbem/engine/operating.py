@@ -26,11 +26,10 @@ from .auction import pay_private_revenue
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .facts import PrivateOwner, Station
-from .market import floated_in_order
 from .registry import book, cite
 from .state import GameState, corp_holder, player_holder
 from .steps import Moves, Round, Step
-from .trains import bank_offers, train_limit
+from .trains import bank_offers, has_room
 
 STEPS = ("home", "track", "token", "run", "dividend", "trains")
 
@@ -57,7 +56,8 @@ def start_turns(ctx: Ctx) -> None:
 def next_corporation(ctx: Ctx) -> None:
     """The unoperated floated corporation highest in market order (6.0)."""
     state = ctx.state
-    waiting = [c for c in floated_in_order(state) if c not in state.round["operated"]]
+    waiting = [c for c in book(state).operating_turn_order(state)
+               if c not in state.round["operated"]]
     if not waiting:
         ctx.log(f"Operating round {state.round['sr']}.{state.round['index']} ends.")
         book(state).operating_round_ends(ctx)
@@ -93,7 +93,7 @@ def settle_run(ctx: Ctx, corp: str) -> None:
     if turn["dividend"] is not None:
         return
     if turn["run"] is None:
-        top = orrun.best(state, corp) if state.corps[corp].trains else None
+        top = orrun.best(state, corp) if orrun.running(state, corp) else None
         if top is not None and top.total > 0:
             raise RulesError(f"{corp} must first run its trains and pay out or withhold "
                              f"(best run: {money(top.total)}).", cite(state, "turn"))
@@ -405,7 +405,7 @@ class RunTrains(TurnStep):
 
     def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
         turn = state.round["turn"]
-        if turn["dividend"] is None and turn["run"] is None and state.corps[corp].trains:
+        if turn["dividend"] is None and turn["run"] is None and orrun.running(state, corp):
             return [{"action": {"type": "run", "routes": None}}]
         return []
 
@@ -438,7 +438,7 @@ class Dividend(TurnStep):
         if turn["dividend"] is not None:
             return None
         revenue = turn["run"]["revenue"] if turn["run"] else None
-        if revenue is None and state.corps[corp].trains:
+        if revenue is None and orrun.running(state, corp):
             revenue = orrun.best(state, corp).total
         return revenue
 
@@ -543,6 +543,8 @@ def buy_private(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     early = rules.early_private_sale(state, corp, sym)
     require(early is not None or state.rules.phase(state.phase).corporations_buy_privates,
             rules.private_purchase_phases(), rule)
+    problem = rules.private_purchase_problem(state, corp, action.get("private") or "")
+    require(early is not None or problem is None, problem or "", rule)
     private = state.privates.get(sym)
     if private is None or private.closed:
         raise RulesError(f"{sym} is not an open private company.")
@@ -597,7 +599,7 @@ def train_moves(state: GameState, corp: str) -> list[dict[str, Any]]:
     if forced and book(state).bank_lends(state):
         cash = max(cash, cheapest or 0)
     moves: list[dict[str, Any]] = []
-    room = len(c.trains) < train_limit(state)
+    room = has_room(state, corp)
     for train in bank_offers(state):
         ok = cash >= train.price if not forced or c.cash >= train.price else \
             train.price == cheapest and cash >= train.price

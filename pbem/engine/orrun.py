@@ -22,8 +22,15 @@ def revenue_column(state: GameState) -> int:
     return state.rules.phase(state.phase).offboard
 
 
+def running(state: GameState, corp: str) -> list[str]:
+    """The trains that run in ``corp``'s next run: its own, and those made obsolete that
+    run once more (a title's delayed rusting, Corporation.rusting)."""
+    c = state.corps[corp]
+    return [*c.trains, *c.rusting]
+
+
 def train_specs(state: GameState, corp: str) -> list[tuple[str, int | None]]:
-    return [(t, state.rules.train(t).distance) for t in state.corps[corp].trains]
+    return [(t, state.rules.train(t).distance) for t in running(state, corp)]
 
 
 _CACHE: dict[tuple[Any, ...], Any] = {}
@@ -93,7 +100,17 @@ def written_run(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> 
 
 
 def run_trains(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> None:
-    """Run: the best routes, or the player's routes when legal and (by default) best."""
+    """Run: the best routes, or the player's routes when legal and (by default) best;
+    obsolete trains that ran once more are gone then."""
+    run_routes(ctx, corp, explicit)
+    gone = ctx.state.corps[corp].rusting
+    if gone:
+        ctx.corp_set(corp, rusting=[])
+        ctx.log(f"{corp}'s obsolete {', '.join(gone)}-train{'s' if len(gone) > 1 else ''} "
+                f"{'have' if len(gone) > 1 else 'has'} run for the last time.")
+
+
+def run_routes(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> None:
     state = ctx.state
     require(state.round["turn"]["run"] is None, f"{corp} has already run its trains.",
             cite(state, "run"))

@@ -15,7 +15,7 @@ from .context import Ctx, money, require
 from .errors import AmbiguousError, RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
 from .orrun import revenue_column
-from .registry import cite
+from .registry import book, cite
 from .state import BANK, GameState, board_key, corp_holder
 
 _REACH_CACHE: dict[tuple[Any, ...], Reach] = {}
@@ -173,6 +173,14 @@ def special_lay(state: GameState, corp: str, coord: str, tile_id: str, with_: st
     return "normal"
 
 
+def terrain_cost(state: GameState, corp: str, coord: str) -> int:
+    """What the first tile on ``coord`` costs ``corp`` for the terrain (the title's rule:
+    Rulebook.terrain_cost); nothing once a tile lies there."""
+    if coord in state.board.tiles:
+        return 0
+    return book(state).terrain_cost(state, corp, coord, state.map.hex(coord).cost)
+
+
 def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     state = ctx.state
     coord, tile_id = action["hex"].upper(), str(action["tile"])
@@ -190,7 +198,7 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     needs_route = kind == "normal"
     rotation = choose_rotation(state, corp if needs_route else None, coord, tile_id,
                                action.get("exits"), action.get("paths"), action.get("with"))
-    cost = state.map.hex(coord).cost if coord not in state.board.tiles else 0
+    cost = terrain_cost(state, corp, coord)
     if kind == "special":
         cost = max(cost, state.rules.private(action["with"]).extra["tile_lay"].get("cost", 0))
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
@@ -201,6 +209,7 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     paid = f" and pays {money(cost)} for the terrain" if cost else ""
     words = placement_words(state.map.tiles[tile_id], rotation, ROTATIONS)
     ctx.log(f"{corp} lays tile {tile_id} on {coord} ({words}){paid}.")
+    book(state).tile_laid(ctx, corp, coord, cost)
     ask_station_cities(ctx, corp, coord, old_bare)
     if kind in ("extra", "special"):
         ctx.emit(PrivateUsed(action["with"]))
@@ -357,15 +366,17 @@ def near_hexes(state: GameState, corp: str) -> list[str]:
 
 
 def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int) -> bool:
-    """The tile-lay connection rule of the game: "open" (C-1.4: the corporation reaches
-    some track of the new tile) or "restrictive" (V-7.7: new track extends a route or a
-    reached city rises in value)."""
+    """The tile-lay connection rule of the game: "open" (the corporation reaches some
+    track of the new tile), "restrictive" (semi-restricted: new track extends a route or
+    a reached city rises in value) or "strict" (restricted: new track extends a
+    route)."""
     reach = corp_reach(state, corp)
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
         return False
-    if state.options.get("tile_lay", "open") == "restrictive":
+    rule = state.options.get("tile_lay", "open")
+    if rule in ("restrictive", "strict"):
         return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
-                             revenue_column(state), reach.stops)
+                             revenue_column(state), reach.stops, rise_counts=rule != "strict")
     return True
 
 
@@ -383,7 +394,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
         hex_ = state.map.hexes.get(coord)
         if hex_ is None or not hex_.buildable or blocked_by_private(state, coord):
             continue
-        cost = hex_.cost if coord not in state.board.tiles else 0
+        cost = terrain_cost(state, corp, coord)
         if cost > state.corps[corp].cash:
             continue
         for tile_id, left in sorted(state.board.tiles_left.items()):
@@ -473,7 +484,9 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         extra = state.rules.private(sym).extra if sym in state.rules.privates else {}
         require("tile_lay" in extra and extra["tile_lay"].get("token"),
                 f"{sym} gives no station.")
-        require(turn.get("special_lay") == sym and coord in extra["tile_lay"]["hexes"],
+        now = turn.get("special_lay") == sym or \
+            book(state).special_station_later(state, corp, sym)
+        require(now and coord in extra["tile_lay"]["hexes"],
                 f"With {sym} the station is free only on {extra['tile_lay']['hexes'][0]} in the "
                 f"turn {corp} lays the tile there with {sym}.", cite(state, "private_abilities"))
         price = 0

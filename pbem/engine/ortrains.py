@@ -22,6 +22,7 @@ from .title import TrainDef
 from .trains import (
     bank_offers,
     buy_from_bank,
+    has_room,
     move_train,
     over_limit,
     train_limit,
@@ -80,7 +81,7 @@ def buy_train(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
                 cite(state, "trains"))
         price = trade_in["price"]
     else:
-        require(len(state.corps[corp].trains) < train_limit(state), f"{corp} already has "
+        require(has_room(state, corp), f"{corp} already has "
                 f"{len(state.corps[corp].trains)} trains, the limit in this phase.",
                 cite(state, "trains"))
     pay_for_train(ctx, corp, price, cheapest=True)
@@ -179,7 +180,7 @@ def propose_from_corporation(ctx: Ctx, corp: str, action: dict[str, Any]) -> Non
         raise RulesError("Name a price of at least $1, e.g. buy train "
                          f"{name} from {seller} for {state.rules.train(name).price}.",
                          cite(state, "trains"))
-    require(len(state.corps[corp].trains) < train_limit(state), f"{corp} is at its train limit.",
+    require(has_room(state, corp), f"{corp} is at its train limit.",
             cite(state, "trains"))
     if state.corps[corp].cash < price:
         require(book(state).corporate_train_with_president_money(state),

@@ -188,6 +188,9 @@ class Title:
     extra: dict[str, Any] = field(default_factory=dict)
     #: option values that cannot be played together
     incompatible: tuple[Incompatible, ...] = ()
+    #: rulebook variants pbem does not play, by the option a group would ask for: the
+    #: sentence refusing it (data refused_options)
+    refused_options: dict[str, str] = field(default_factory=dict)
 
     def certificate_limit_for(self, players: int, companies: int | None = None) -> int:
         """The certificate limit with ``companies`` public companies left (None: all).
@@ -237,6 +240,8 @@ class Title:
         resolved = {key: opt.default for key, opt in self.options.items()}
         for key, value in given.items():
             opt = self.options.get(key)
+            if opt is None and key in self.refused_options:
+                raise SetupError(self.refused_options[key])
             if opt is None:
                 known = ", ".join(sorted(self.options))
                 raise SetupError(f"{self.title} has no option '{key}'; the options are {known}.")
@@ -292,7 +297,7 @@ TITLE_KEYS = {
     "title", "name", "rules_version", "engine_support", "players", "bank_cash", "starting_cash",
     "certificate_limit", "player_share_limit_percent", "pool_certificate_limit", "float_percent",
     "zones", "market", "privates", "corporations", "shares", "trains", "phases", "options",
-    "variants", "incompatible",
+    "variants", "incompatible", "refused_options",
 }
 PRIVATE_KEYS = {"sym", "name", "value", "revenue", "hexes", "aliases"}
 CORP_KEYS = {"sym", "name", "home", "home_city", "tokens", "aliases", "home_lay", "destination",
@@ -462,6 +467,8 @@ def _parse(data: dict[str, Any]) -> Title:
         extra=_extra(data, TITLE_KEYS),
         incompatible=tuple(Incompatible(dict(i["options"]), i["why"])
                            for i in data.get("incompatible", [])),
+        refused_options={k: v for k, v in data.get("refused_options", {}).items()
+                         if not k.startswith("_")},
     )
 
 

@@ -19,12 +19,9 @@ COMMON_EVENTS = frozenset({"close_privates", "privates_buyable"})
 
 
 def train_count(state: GameState, train: TrainDef) -> int | None:
-    """Copies of ``train`` in the game (None: unlimited), by the game's options."""
-    if train.name == "6" and state.options.get("six_trains") == "3":
-        return 3
-    if train.name == "D" and state.options.get("diesels") == "unlimited":
-        return None
-    return train.count
+    """Copies of ``train`` in the game (None: unlimited), by the title's rules and the
+    game's options (Rulebook.train_count)."""
+    return book(state).train_count(state, train)
 
 
 def left_in_bank(state: GameState, train: TrainDef) -> int | None:
@@ -46,6 +43,13 @@ def bank_offers(state: GameState) -> list[TrainDef]:
             if not offers:
                 offers.append(train)
     return offers
+
+
+def has_room(state: GameState, corp: str) -> bool:
+    """Whether ``corp`` may buy a train: under the limit, or a title's rule lets it go
+    over and discard down to it."""
+    return len(state.corps[corp].trains) < train_limit(state) or \
+        book(state).exceeds_train_limit(state)
 
 
 def train_limit(state: GameState) -> int:
@@ -105,14 +109,24 @@ def enter_phase(ctx: Ctx, name: str) -> None:
 
 
 def rust(ctx: Ctx, name: str) -> None:
-    """All trains ``name`` are removed from play (corporations and the pool)."""
+    """All trains ``name`` are removed from play (corporations and the pool); with a
+    title's delayed rusting those of the corporations run once more first
+    (Corporation.rusting, orrun.running)."""
     state = ctx.state
+    delayed = book(state).rusting_delayed(state)
     for sym, corp in state.corps.items():
-        for _ in range(corp.trains.count(name)):
+        count = corp.trains.count(name)
+        for _ in range(count):
             move_train(ctx, name, corp_holder(sym), SCRAP)
+        if delayed and count:
+            ctx.corp_set(sym, rusting=[*corp.rusting, *[name] * count])
     for _ in range(state.pool_trains.count(name)):
         move_train(ctx, name, POOL, SCRAP)
-    ctx.log(f"All {name}-trains are obsolete and removed from play.")
+    if delayed:
+        ctx.log(f"All {name}-trains are obsolete: those of the corporations run once more, "
+                "in their next run, and then leave the game.")
+    else:
+        ctx.log(f"All {name}-trains are obsolete and removed from play.")
 
 
 def close_all_privates(ctx: Ctx) -> None:

@@ -160,7 +160,7 @@ def corp_rows(state: GameState, viewer: str | None) -> list[list[str]]:
             f"{state.percent(sym, IPO)}%", f"{state.percent(sym, POOL)}%",
         ]
         row += [f"{treasury_shares(state, sym)}%"] * redeemed
-        row += [" ".join(c.trains) or "-", f"{left}/{total}",
+        row += [" ".join([*c.trains, *(f"({t})" for t in c.rusting)]) or "-", f"{left}/{total}",
                 ("yes" if sym in done else "no") if operating and c.floated else "-"]
         rows.append(row)
     return rows
@@ -196,6 +196,8 @@ def corps_table(state: GameState, viewer: str | None = None) -> list[str]:
                      "and treasury gone")
     if any(row[2] == HIDDEN for row in rows[1:]):
         notes.append("? hidden by the game's visibility option")
+    if any(c.rusting for c in state.corps.values()):
+        notes.append("(2): an obsolete train that runs once more")
     lines += textwrap.wrap("; ".join(notes) + ".", WIDTH)
     return lines + frozen_lines(state, viewer) + destination_lines(state)
 

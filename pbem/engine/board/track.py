@@ -430,10 +430,12 @@ def _closures(succ: list[list[int]]) -> list[int]:
 def closed_lay_ok(
     board_map: Map, board: BoardState, coord: str, tile_id: str, rotation: int, corp: str,
     column: str | int, reached: frozenset[tuple[str, int]] | None = None,
+    rise_counts: bool = True,
 ) -> bool:
-    """The "closed" (restrictive) style of laying track (1830 variant V-7.7, and 1870):
-    some track of the new tile that was not on the old one must extend a route of the
-    corporation, or a city the corporation reaches must rise in value."""
+    """The "closed" (restrictive) style of laying track (1830 variant V-7.6
+    semi-restricted, and 1870): some track of the new tile that was not on the old one
+    must extend a route of the corporation, or a city the corporation reaches must rise
+    in value (not with ``rise_counts`` False: V-7.6 restricted)."""
     old, old_rot = tile_at(board_map, board, coord)
     new = board_map.tiles[tile_id]
     mapping = token_map(board_map, board, coord, tile_id, rotation) or {}
@@ -446,7 +448,7 @@ def closed_lay_ok(
     if reached is None:
         reached = reachable(board_map, board, corp).stops
     for old_index, new_index in mapping.items():  # the cheap test first
-        if (coord, old_index) in reached and \
+        if rise_counts and (coord, old_index) in reached and \
                 new.stops[new_index].value(column) > old.stops[old_index].value(column):
             return True
     kept = {frozenset(moved(e) for e in path) for path in old.rotated_paths(old_rot)}

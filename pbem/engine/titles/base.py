@@ -25,12 +25,14 @@ from ..board.search import RevenueRules
 from ..context import Ctx, require
 from ..dividends import pay_half
 from ..errors import NotImplementedRule, RulesError
+from ..market import floated_in_order
 from ..operating import next_corporation, start_turns
 from ..rounds import after_operating_round, end_stock_round, start_first_stock_round
 from ..shares import check_float, check_presidency, sell_to_pool
 from ..state import BANK, IPO, POOL, GameState, corp_holder, player_holder
 from ..steps import Round
 from ..stock import place_par_token
+from ..title import TrainDef
 
 
 class Rulebook:
@@ -144,6 +146,24 @@ class Rulebook:
         """After ``corp``'s turn (None: at the start of the round): the next company."""
         next_corporation(ctx)
 
+    def private_purchase_problem(self, state: GameState, corp: str, sym: str) -> str | None:
+        """Why ``corp`` may not buy a private company now although the phase allows it
+        (1830 3.0 variant: the delayed buy-in)."""
+        return None
+
+    def terrain_cost(self, state: GameState, corp: str, coord: str, printed: int) -> int:
+        """What the first tile on ``coord`` costs ``corp`` for the terrain (the printed
+        cost; 1830 4.0 variant: half on G-15 for the owner of the SV)."""
+        return printed
+
+    def tile_laid(self, ctx: Ctx, corp: str, coord: str, cost: int) -> None:
+        """``corp`` has laid a tile on ``coord`` for ``cost``."""
+
+    def special_station_later(self, state: GameState, corp: str, sym: str) -> bool:
+        """Whether ``corp`` may place the station of private company ``sym`` now, in a
+        turn after the one it laid the private's tile (1830 4.0 variant: DH flexible)."""
+        return False
+
     def private_purchase_phases(self) -> str:
         """The sentence refusing a private company purchase outside its phases."""
         return "Corporations may buy private companies only in phases 3 and 4 (after the " \
@@ -194,6 +214,39 @@ class Rulebook:
         """Whether a president's money may pay for a train bought from another
         corporation in a forced purchase (1830 6.6.2: yes, up to its face value)."""
         return True
+
+    def train_count(self, state: GameState, train: TrainDef) -> int | None:
+        """Copies of ``train`` in the game (None: unlimited)."""
+        return train.count
+
+    def rusting_delayed(self, state: GameState) -> bool:
+        """Whether obsolete trains of the corporations run once more before they leave
+        (1830 3.0 variant: delayed rusting)."""
+        return False
+
+    def exceeds_train_limit(self, state: GameState) -> bool:
+        """Whether a company may buy a train over its limit and then discard down to it
+        (1830 V-7.7 flexible train limit)."""
+        return False
+
+    def operating_turn_order(self, state: GameState) -> list[str]:
+        """The companies still to operate come in this order (6.0: the market's)."""
+        return floated_in_order(state)
+
+    def bid_problem(self, state: GameState, previous: int, amount: int) -> str | None:
+        """Why a bid of ``amount`` over ``previous`` (the face value or the last bid) is
+        refused besides the minimum raise (1830 V-1.8: raise steps)."""
+        return None
+
+    def bid_step(self, state: GameState) -> int | None:
+        """The step between the bids a player may make (1: any amount over the minimum;
+        None: the minimum only)."""
+        return 1
+
+    def pass_leaves_auction(self, state: GameState) -> bool:
+        """Whether a bidder who passes in the auction between bidders is out of it
+        (1830 V-1.8 pass and out; 18xx.games) or may bid again (1.2.2)."""
+        return state.options.get("auction_order", "clockwise") == "lowest-bid"
 
     def bank_lends(self, state: GameState) -> bool:
         """Whether the bank lends a company what it and its president lack for a forced

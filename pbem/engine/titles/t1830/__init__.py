@@ -21,8 +21,9 @@ from ...ortrains import restore_before_sales
 from ...registry import register
 from ...state import GameState
 from ...steps import Round
+from ...title import TrainDef
 from ..base import Rulebook
-from . import groups, insolvency, market, privates
+from . import bidding, groups, insolvency, market, orvariants, privates
 from .steps import Dividend1830
 
 #: rule key (as the core cites it) -> the 1830 rule (the Lookout rules' numbering;
@@ -109,6 +110,34 @@ class Rulebook1830(Rulebook):
             return groups.new_groups_round(state.names[0])
         return super().first_round(state)
 
+    # -- the auction (V-1.8) ----------------------------------------------------------
+
+    def bid_problem(self, state: GameState, previous: int, amount: int) -> str | None:
+        return bidding.problem(state, previous, amount)
+
+    def bid_step(self, state: GameState) -> int | None:
+        return bidding.step(state)
+
+    def pass_leaves_auction(self, state: GameState) -> bool:
+        return bidding.pass_leaves(state) or super().pass_leaves_auction(state)
+
+    # -- trains and the operating order (2.0, 3.0, V-1.7, V-7.7) ------------------------
+
+    def train_count(self, state: GameState, train: TrainDef) -> int | None:
+        return orvariants.train_count(state, train)
+
+    def exceeds_train_limit(self, state: GameState) -> bool:
+        return orvariants.flexible_limit(state)
+
+    def rusting_delayed(self, state: GameState) -> bool:
+        return state.options.get("rusting", "immediate") == "delayed"
+
+    def operating_turn_order(self, state: GameState) -> list[str]:
+        return orvariants.turn_order(state)
+
+    def private_purchase_problem(self, state: GameState, corp: str, sym: str) -> str | None:
+        return orvariants.buy_in_problem(state)
+
     # -- the base game's forced trains and insolvency (forced_train=loan) --------------
 
     def bank_lends(self, state: GameState) -> bool:
@@ -123,7 +152,8 @@ class Rulebook1830(Rulebook):
         return not insolvency.loans(state)
 
     def train_sale_problem(self, state: GameState, seller: str, buyer: str) -> str | None:
-        return insolvency.only_train_problem(state, seller)
+        return insolvency.only_train_problem(state, seller) or \
+            orvariants.only_train_problem(state, seller)
 
     def presidency_fixed(self, state: GameState, corp: str) -> bool:
         return insolvency.insolvent(state, corp)
@@ -151,13 +181,24 @@ class Rulebook1830(Rulebook):
     def private_changed_hands(self, ctx: Ctx, sym: str) -> None:
         privates.note_purchase(ctx, sym)
 
+    def special_station_later(self, state: GameState, corp: str, sym: str) -> bool:
+        return privates.station_later(state, corp, sym)
+
+    def terrain_cost(self, state: GameState, corp: str, coord: str, printed: int) -> int:
+        return printed // 2 if privates.sv_half_cost(state, corp, coord) else printed
+
+    def tile_laid(self, ctx: Ctx, corp: str, coord: str, cost: int) -> None:
+        privates.sv_used(ctx, corp, coord)
+
     # -- operating rounds --------------------------------------------------------------
 
     def operating_round_begins(self, ctx: Ctx) -> None:
-        """V-8.0: a share value at the top after the stock round ends the game."""
+        """V-8.0: a share value at the top after the stock round ends the game; 2.0: the
+        fixed order is taken now."""
         if market.ends_at_top(ctx.state) and \
                 end_at_top_before_operating(ctx, market.TOP_REASON):
             return
+        orvariants.fix_order(ctx)
         super().operating_round_begins(ctx)
 
     def between_turns(self, ctx: Ctx, corp: str | None) -> None:
@@ -184,6 +225,8 @@ class Rulebook1830(Rulebook):
 
     def after_decision(self, ctx: Ctx) -> None:
         market.note_reform(ctx)
+        orvariants.note_buyable(ctx)
+        privates.note_special_lay(ctx)
         insolvency.repay(ctx)
 
     def offers_after_stock_turn(self, ctx: Ctx) -> bool:

@@ -1,0 +1,44 @@
+"""1830's auction variants (the German rulebook, V-1.8 "Auktionsvarianten"), for the
+auction of 1830 Classic (C-2.2).
+
+* bid_raise: a bid raises the face value or the last bid by at least $5 (★), by $5 or a
+  multiple of $5 ("Um Vielfaches von $5 erhöhen"), or by exactly $5 ("In
+  $5-Schritten erhöhen").
+* auction_pass: a bidder who passes in the auction between bidders may bid again while
+  it goes on (★, C-2.2.2 "Passen und später weiterbieten"), or is out of it ("Passen und
+  raus").
+
+Reading (docs/options.md): the book's "Aktienrunde" in these two lines is the purchase
+of the private companies, and a pass that takes a player out is one in the auction
+between the bidders, the only place where the ★ rule lets a player who passed come
+back (C-2.2.2).
+"""
+
+from __future__ import annotations
+
+from ...context import money
+from ...state import GameState
+
+MIN_RAISE = 5
+
+
+def raise_rule(state: GameState) -> str:
+    return state.options.get("bid_raise", "at-least-5")
+
+
+def problem(state: GameState, previous: int, amount: int) -> str | None:
+    rule = raise_rule(state)
+    if rule == "multiple-of-5" and (amount - previous) % MIN_RAISE:
+        return (f"A bid raises by $5 or a multiple of $5: {money(previous + MIN_RAISE)}, "
+                f"{money(previous + 2 * MIN_RAISE)}, ... (V-1.8).")
+    if rule == "exactly-5" and amount != previous + MIN_RAISE:
+        return f"A bid raises by exactly $5: bid {money(previous + MIN_RAISE)} (V-1.8)."
+    return None
+
+
+def step(state: GameState) -> int | None:
+    return {"multiple-of-5": MIN_RAISE, "exactly-5": None}.get(raise_rule(state), 1)
+
+
+def pass_leaves(state: GameState) -> bool:
+    return state.options.get("auction_pass", "re-enter") == "out"
