@@ -49,6 +49,8 @@ def concrete(move: Move, rng: random.Random) -> dict[str, Any]:
             action["sales"] = [{"corp": action["sales"][0]["corp"], "count": value}]
         elif action["type"] == "buy_share":
             action["count"] = value
+        elif "price" in action:
+            action["price"] = value
         else:
             action["amount"] = value
     return action

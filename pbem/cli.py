@@ -234,7 +234,8 @@ def audit(env: Env, game: int | None, every: bool) -> None:
         echo(f"audit failed: {problem}", err=True)
     if problems:
         sys.exit(1)
-    echo(f"audit ok: {events} events" + (f" in {games} games" if every else ""))
+    counted = f" in {games} game{'' if games == 1 else 's'}" if every else ""
+    echo(f"audit ok: {events} event{'' if events == 1 else 's'}{counted}")
 
 
 def audit_games(store: Any, game: int | None,

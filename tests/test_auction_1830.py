@@ -149,6 +149,31 @@ def test_1_2_3_all_pass_after_sv_sold_privates_pay_revenue() -> None:
     assert t.state.round["current"] == t.state.priority == "Dave"
 
 
+def all_pass_after_a_bid(**options: str) -> Table:
+    """Gerald buys the SV (Dave gets the priority deal card); Dave bids on the CA; then
+    Bruce, Alex, Gerald and Dave pass."""
+    t = Table(PLAYERS, **options)
+    t.act("Gerald", "buy_private")
+    t.act("Dave", "bid", private="CA", amount=165)
+    for name in ["Bruce", "Alex", "Gerald", "Dave"]:
+        t.act(name, "pass")
+    return t
+
+
+def test_1_2_3_after_everybody_passed_the_priority_holder_goes_on() -> None:
+    """1.2.3: "Then the buy-bid-turn sequence resumes with the player with the priority
+    deal card"."""
+    t = all_pass_after_a_bid()
+    assert t.state.priority == "Dave" and t.state.round["current"] == "Dave"
+
+
+def test_1_2_3_option_auction_resume_next_as_on_18xx_games() -> None:
+    """Option auction_resume=next (18xx.games' WaterfallAuction: the turn goes on to the
+    player after the last to pass; found by differential testing)."""
+    t = all_pass_after_a_bid(auction_resume="next")
+    assert t.state.round["current"] == "Bruce"
+
+
 def test_ca_gives_a_free_prr_share() -> None:
     t = Table(["A", "B"])
     for _ in range(4):  # A: SV, B: CS, A: DH, B: MH

@@ -52,6 +52,17 @@ def test_p25_400_finish_the_company_finishes_operating_then_the_game_ends():
     assert "TP" not in t.state.round["operated"]  # no other company operates
 
 
+def test_p25_400_option_finish_400_timing_at_once_ends_after_the_dividend():
+    """Option finish_400_timing=at-once (18xx.games ends the game as soon as a dividend
+    takes a token to $400, its stock_market end check :immediate; the rulebook lets the
+    company finish operating; found by differential testing, 1870 seed 1002)."""
+    t = two_companies(finish_on_400="yes", finish_400_timing="at-once")
+    ran(t, "SP", 100)
+    t.act("A", "payout")
+    assert t.state.price("SP") == 400
+    assert t.state.finished and t.result["reason"] == "400"  # no train bought after it
+
+
 def test_p25_400_finish_is_off_by_default():
     t = two_companies()
     ran(t, "SP", 100)

@@ -77,6 +77,19 @@ def test_station_retile_choose_the_erie_puts_its_station_in_the_city_it_wants() 
     assert not t.state.round["turn"]["token"]  # and is not the turn's station
 
 
+def test_station_retile_choose_a_private_may_be_bought_before_choosing() -> None:
+    """As on 18xx.games (its buy-company step comes before the home-station step): the
+    Erie may buy a private company while its station waits (found by differential
+    testing)."""
+    t = erie_on_bare_e11(station_retile="choose")
+    t.state.privates["DH"].owner = player_holder("A")
+    t.act("A", "lay", tile="59", hex="E11", exits=["SW", "NW"])
+    t.act("A", "buy_private", private="DH", price=70, **{"from": "A"})
+    assert t.state.privates["DH"].owner == "c:ERIE"
+    t.act("A", "token", hex="E11", city=2)
+    assert t.state.board.tokens["E11"] == [[], ["ERIE"]]
+
+
 def test_station_retile_keep_default_the_station_keeps_its_city_number() -> None:
     t = erie_on_bare_e11()
     t.act("A", "lay", tile="59", hex="E11", exits=["SW", "NW"])

@@ -62,7 +62,10 @@ def test_a_body_holding_a_boundary_goes_through_the_generator() -> None:
 def test_the_picture_part_is_what_mimeimage_writes() -> None:
     ours = compose._related(compose._text_part("<p/>", "html"),
                             MapImage("png", PICTURE, "map.png", "MAP", ()), "c@x")
-    picture = ours.get_payload()[1]
+    parts = ours.get_payload()
+    assert isinstance(parts, list)
+    picture = parts[1]
+    assert isinstance(picture, Message)
     reference = MIMEImage(PICTURE, "png")
     assert picture.get_payload() == reference.get_payload()
     assert picture.items()[:3] == reference.items()

@@ -212,6 +212,84 @@ def test_3_1_private_sale_needs_the_buyers_accept() -> None:
     assert t.privates("B") == ["CS", "CA", "SV"] or "SV" in t.privates("B")
 
 
+def test_3_1_option_private_trade_site_the_buyers_purchase() -> None:
+    """Option private_trade=site (18xx.games: a player buys another's private company in
+    his own turn, and that is his purchase; found by differential testing)."""
+    t = first_sr(private_trade="site")
+    t.pass_all()
+    through_operating_rounds(t)
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    assert "in his own turn" in t.refused("A", "sell_private", private="SV", to="B",
+                                          price=10)
+    t.act("A", "buy_private", private="CS", **{"from": "B"}, price=5)
+    t.act("B", "accept")
+    assert "CS" in t.privates("A")
+    assert t.state.round["current"] == "B"  # nothing to sell: the purchase ended the turn
+
+
+def test_3_1_option_private_trade_site_brown_pool_shares_after_the_private() -> None:
+    """Option private_trade=site: 18xx.games still sells shares of a brown-zone
+    corporation from the pool after the private company (its multiple purchases look at
+    share purchases only; found by differential testing)."""
+    t = first_sr(private_trade="site")
+    t.act("A", "par", corp="NYC", price=67)
+    t.pass_all()
+    through_operating_rounds(t)
+    for index in (5, 6):
+        t.state.corps["NYC"].certs[index] = "pool"
+    put_token(t, "NYC", 25)  # brown
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    t.act("A", "buy_private", private="CS", **{"from": "B"}, price=5)
+    t.act("B", "accept")
+    assert t.state.round["current"] == "A"
+    assert "already bought" in t.refused("A", "par", corp="PRR", price=67)
+    assert "only shares from the bank pool" in t.refused("A", "buy_share", corp="NYC",
+                                                         source="ipo", count=1)
+    t.act("A", "buy_share", corp="NYC", source="pool", count=2)
+    assert t.pct("A", "NYC") == 40
+
+
+def test_3_1_option_private_trade_site_brown_pool_shares_of_one_company() -> None:
+    """Option private_trade=site: after the private company, the brown-zone pool shares
+    still sold are those of one company (the site's ``can_buy_multiple?``: no share of
+    another company bought this turn; found by differential testing, 1830 seed 1000)."""
+    t = first_sr(private_trade="site")
+    t.act("A", "par", corp="NYC", price=67)
+    t.act("B", "par", corp="PRR", price=67)
+    t.pass_all()
+    through_operating_rounds(t)
+    for corp in ("NYC", "PRR"):
+        for index in (5, 6):
+            t.state.corps[corp].certs[index] = "pool"
+        put_token(t, corp, 25)  # brown
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    t.act("A", "buy_private", private="CS", **{"from": "B"}, price=5)
+    t.act("B", "accept")
+    t.act("A", "buy_share", corp="NYC", source="pool", count=1)
+    assert "already bought" in t.refused("A", "buy_share", corp="PRR", source="pool", count=1)
+    t.act("A", "buy_share", corp="NYC", source="pool", count=1)
+    assert t.pct("A", "NYC") == 40
+
+
+def test_3_1_no_sale_of_a_private_company_exchanged_meanwhile() -> None:
+    """The MH exchanged while its sale waits for the seller's accept: there is nothing
+    left to sell (found by differential testing)."""
+    t = first_sr()
+    t.pass_all()
+    through_operating_rounds(t)
+    owner = next(n for n in t.state.names if "MH" in t.privates(n))
+    buyer = next(n for n in t.state.names if n != owner)
+    while t.state.round["current"] != buyer:
+        t.act(t.state.round["current"], "pass")
+    t.act(buyer, "buy_private", private="MH", **{"from": owner}, price=45)
+    t.act(owner, "exchange", private="MH")
+    assert "no longer has MH" in t.refused(owner, "accept")
+    t.act(owner, "decline")
+
+
 def test_4_5_market_moves_at_edges() -> None:
     m = load_title("1830").market
     assert cell_down(m, 10, 3) == (10, 3)          # bottom of a column: no move

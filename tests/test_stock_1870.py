@@ -8,7 +8,7 @@ from typing import Any
 from enginehelp import Table
 
 from pbem.engine.context import Ctx
-from pbem.engine.game import apply_facts
+from pbem.engine.game import apply_facts, legal_moves
 from pbem.engine.market import move
 from pbem.engine.shares import certificate_limit
 from pbem.engine.state import BANK, CLOSED, IPO, POOL, corp_holder, player_holder
@@ -660,6 +660,70 @@ def test_p13_private_bought_from_another_player_in_a_stock_round() -> None:
     t.act(who, "buy_private", private=sym, **{"from": seller}, price=1)
     t.act(seller, "accept")
     assert sym in t.privates(who)
+
+
+def test_p12_a_private_bought_from_a_player_is_the_turns_purchase() -> None:
+    """Buying Shares, p.12: "A player may purchase a private company from another player
+    instead of a share certificate": in his own turn, and no share after it (pbem let the
+    seller offer it and the buyer buy a share too; found by differential testing)."""
+    t = stock_round()
+    second_stock_round(t)
+    assert t.state.round["current"] == "P3"
+    assert "in his own turn" in t.refused("P3", "sell_private", private="SCC", to="P1",
+                                          price=1)
+    t.act("P3", "buy_private", private="GRSC", **{"from": "P1"}, price=1)
+    t.act("P1", "accept")
+    assert "GRSC" in t.privates("P3")
+    assert t.state.round["current"] == "P4"  # nothing to sell: the purchase ended the turn
+
+
+def brown_ic_in_the_pool() -> Table:
+    """Option private_trade=site, stock round 2: the IC at $20 (brown zone) with two
+    shares in the pool, P3 holding one."""
+    t = stock_round(private_trade="site")
+    second_stock_round(t)
+    start(t, "IC", "P4", 68, 9, 3)  # $20: brown, several shares at once
+    for index in (1, 2):
+        give(t, "IC", index, POOL)
+    give(t, "IC", 3, player_holder("P3"))
+    return t
+
+
+def test_p12_option_private_trade_site_no_sale_after_private_and_share() -> None:
+    """Option private_trade=site: 18xx.games counts a private company and a share bought
+    in one turn as the two kinds of action of a buy-sell turn, so no sale follows."""
+    t = brown_ic_in_the_pool()
+    t.act("P3", "buy_private", private="GRSC", **{"from": "P1"}, price=1)
+    t.act("P1", "accept")
+    t.act("P3", "buy_share", corp="IC", source="pool", count=1)
+    assert t.state.round["current"] != "P3"  # no sale left: the turn is over
+
+
+def test_p12_option_private_trade_site_sale_after_private_sale_and_share() -> None:
+    """Option private_trade=site: a private company, a sale and a share are three kinds
+    of action for 18xx.games, which then still offers a sale (found by differential
+    testing: 1870 seed 1)."""
+    t = brown_ic_in_the_pool()
+    start(t, "MKT", "P2", 68, 9, 3)
+    give(t, "MKT", 1, player_holder("P3"))
+    t.act("P3", "buy_private", private="GRSC", **{"from": "P1"}, price=1)
+    t.act("P1", "accept")
+    t.act("P3", "sell", sales=[{"corp": "MKT", "count": 1}])
+    t.act("P3", "buy_share", corp="IC", source="pool", count=1)
+    assert t.state.round["current"] == "P3"
+    assert any(m["action"]["type"] == "sell" for m in legal_moves(t.state)["P3"])
+
+
+def test_p12_option_private_trade_site_not_in_phase_1() -> None:
+    """Option private_trade=site: 18xx.games offers no private company between players
+    in phase 1."""
+    t = stock_round(private_trade="site")
+    second_stock_round(t)
+    put(t, {"f": "phase", "name": "1"})
+    who = t.state.round["current"]
+    seller = next(n for n in t.state.names if n != who and t.privates(n))
+    assert "from phase 2" in t.refused(who, "buy_private", private=t.privates(seller)[0],
+                                       **{"from": seller}, price=1)
 
 
 def test_p25_variant_1850_market_is_the_games_market() -> None:

@@ -187,9 +187,11 @@ def test_6_6_3_forced_sale_only_enough_and_then_the_train() -> None:
     assert "must first sell shares" in message
     assert "only what the train needs" in t.refused("A", "sell",
                                                     sales=[{"corp": "NYC", "count": 2}])
-    row = t.state.corps["NYC"].cell[0]
+    before = t.state.corps["NYC"].cell
     t.act("A", "sell", sales=[{"corp": "NYC", "count": 1}])
-    assert t.cash("A") == 87 and t.state.corps["NYC"].cell[0] == row + 1  # one box down
+    after = t.state.corps["NYC"].cell
+    assert before is not None and after is not None
+    assert t.cash("A") == 87 and after[0] == before[0] + 1  # one box down
     t.act("A", "buy_train", train=None, source=None, price=None, trade=None)
     assert t.state.corps["PRR"].trains == ["2"] and t.cash("A") == 7
 
@@ -226,6 +228,7 @@ def test_6_7_bankrupt_presidents_money_goes_to_the_bank() -> None:
     bank = t.state.bank
     t.act("A", "bankrupt")
     assert t.cash("A") == 0 and t.state.bank == bank + 20
+    assert t.state.result is not None
     assert t.state.result["scores"]["A"] == 2 * (t.state.price("PRR") or 0)
 
 

@@ -91,7 +91,9 @@ def a_sells_two_prr(**options: str) -> tuple[int, int]:
     turn_of(t, "A")
     before = t.cash("A")
     t.act("A", "sell", sales=[{"corp": "PRR", "count": 2}])
-    return t.cash("A") - before, t.state.corps["PRR"].cell[0]
+    cell = t.state.corps["PRR"].cell
+    assert cell is not None
+    return t.cash("A") - before, cell[0]
 
 
 def test_v5_1_standard_one_box_per_share() -> None:

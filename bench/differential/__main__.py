@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fixtures", action="store_true",
                         help="compare the 18xx.games logs of ../shared/fixtures instead")
     parser.add_argument("--quiet", action="store_true", help="only divergences and totals")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop after the games that end within this time, with the totals")
     args = parser.parse_args(argv)
     why = missing()
     if why:
@@ -49,13 +51,18 @@ def main(argv: list[str] | None = None) -> int:
     titles = ["1830", "1870"] if args.title == "both" else [args.title]
     jobs = [Job(t, s, args.probing, args.limit) for s in range(args.seed, args.seed + args.games)
             for t in titles]
-    return report(play_games(jobs, args.workers), args.out, args.quiet, len(jobs))
+    return report(play_games(jobs, args.workers), args.out, args.quiet, len(jobs), args.minutes)
 
 
-def report(results: object, out: Path, quiet: bool, total: int) -> int:
+def report(results: object, out: Path, quiet: bool, total: int,
+           minutes: float | None = None) -> int:
     started = time.perf_counter()
     done: list[Result] = []
     for res in results:  # type: ignore[attr-defined]
+        if minutes is not None and time.perf_counter() - started > 60 * minutes:
+            print(f"time is up ({minutes:g} minutes): the games still being played are "
+                  "left out", flush=True)
+            break
         done.append(res)
         line = (f"{len(done):>5}/{total} {res.label:<44} {res.commands:>5} cmds "
                 f"{res.site_actions:>5} acts {res.compared:>5} cmp "

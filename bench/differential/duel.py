@@ -66,6 +66,9 @@ class Outcome:
     #: what the game went through (action types, phases, endings): bots.py's reach
     seen: dict[str, int] = field(default_factory=dict)
     log: list[dict[str, Any]] = field(default_factory=list)  # the site actions sent
+    #: the players' commands in order, [player, action] (formalities left out): what
+    #: a ScriptedPlayer (players.py) plays again
+    commands_played: list[list[Any]] = field(default_factory=list)
 
     def see(self, what: str) -> None:
         self.seen[what] = self.seen.get(what, 0) + 1
@@ -107,10 +110,13 @@ class Duel:
     def play(self, limit: int = 4000) -> Outcome:
         started = time.perf_counter()
         out = self.outcome
-        while not self.state.finished and out.commands < limit and out.divergence is None:
+        while not self.state.finished and out.commands < limit and out.divergence is None \
+                and not self.site_gave_up():
             out.divergence = self.step()
         out.finished = self.state.finished
         out.reason = (self.state.result or {}).get("reason")
+        if self.site_gave_up():
+            out.reason = "site-dnf"
         out.phase = self.state.phase
         out.seconds = time.perf_counter() - started
         if out.finished:
@@ -118,11 +124,24 @@ class Duel:
         out.see(f"phase:{self.state.phase}")
         return out
 
+    def site_gave_up(self) -> bool:
+        """The site ends a game that reaches its 100th turn (stock round 100) as "did not
+        finish" (``Game::Base#process_action``: a guard of its own, no rule): the game
+        is left there, not compared."""
+        return bool(self.site_state.get("finished")) and \
+            self.site_state.get("game_end_reason") == "dnf"
+
     def document(self) -> dict[str, Any]:
-        """The site actions sent so far as an 18xx.games log (a reproduction)."""
+        """The game so far as a reproduction: the setup and the players' commands (a
+        ScriptedPlayer plays them again), and the site actions sent as an 18xx.games
+        log."""
         setup = self.outcome.setup
         return {"title": setup.title, "players": self.players,
                 "settings": {"optional_rules": self.optional_rules, "seed": setup.seed},
+                "setup": {"title": setup.title, "players": setup.players, "seed": setup.seed,
+                          "optional_rules": list(setup.optional_rules)},
+                "commands": self.outcome.commands_played,
+                "last_actions": [dict(a) for a in self.written],
                 "actions": [dict(a) for a in self.outcome.log]}
 
     def step(self) -> Divergence | None:
@@ -132,6 +151,7 @@ class Duel:
             return found
         name, action = self.player.choose(self.state, self.rng)
         out.commands += 1
+        out.commands_played.append([name, action])
         out.see(action["type"])
         text = f"{name}: {format_action(action)}"
         found = self.command(name, action, text)
@@ -248,6 +268,8 @@ class Duel:
                 f"(step {site.get('step')})"]
 
     def compare(self, text: str) -> Divergence | None:
+        if self.site_gave_up():
+            return None
         if self.state.round.get("pending_par"):
             return None  # the site sells the next privates with one bid before the par
         state = ahead(self.state, self.site_state)

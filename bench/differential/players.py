@@ -13,8 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.bots import Bot, Choice, Move
+from pbem.engine.errors import RulesError
+from pbem.engine.game import decide, legal_moves
 from pbem.engine.state import GameState
-from pbem.importer.siteflow import NOT_HIS_TURN, site_passes_for
+from pbem.importer.export import FREE_SHARES
+from pbem.importer.siteflow import NO_BUY, NOT_HIS_TURN, site_offers_private, site_passes_for
 
 
 class SitePlayer(Bot):
@@ -38,7 +41,59 @@ class SitePlayer(Bot):
         return probe_position(duel)
 
     def extra_moves(self, state: GameState) -> list[Choice]:
-        return []
+        """Moves real players make on the site that the listing leaves out: another
+        player's private company bought in a stock turn (any price the buyer has; not
+        one that brought its first buyer a share, CA and MKT: the site's engine fails to
+        give that share a second time, "Cannot buy share from player")."""
+        rnd = state.round
+        moves: list[Choice] = []
+        if rnd["kind"] == "stock" and not rnd.get("proposal") and not rnd.get("protection"):
+            buyer = rnd["current"]
+            if site_offers_private(state, buyer):
+                cash = state.player(buyer).cash
+                for sym, private in sorted(state.privates.items()):
+                    owner = private.owner
+                    if owner.startswith("p:") and owner != f"p:{buyer}" and not private.closed \
+                            and sym not in NO_BUY.get(state.title, frozenset()) \
+                            and sym not in FREE_SHARES.get(state.title, {}):
+                        value = state.rules.private(sym).value
+                        moves.append((buyer, {"action": {
+                            "type": "buy_private", "private": sym, "from": owner[2:],
+                            "price": 1}, "min": 1, "max": min(cash, 2 * value)}))
+        return [(n, m) for n, m in moves if legal(state, n, m["action"])]
+
+
+def legal(state: GameState, name: str, action: dict[str, Any]) -> bool:
+    try:
+        decide(state, name, action)
+    except RulesError:
+        return False
+    return True
+
+
+class ScriptedPlayer(SitePlayer):
+    """Plays a reproduction's commands again, in order (no probes).  Where the fix of
+    the divergence changed who ends a turn, it follows: a pass the engine now asks of
+    a player before the next command's player may act is made, and a scripted pass of
+    a player who may no longer act is left out."""
+
+    def __init__(self, commands: list[list[Any]]) -> None:
+        super().__init__(0.0)
+        self.commands = [(str(name), dict(action)) for name, action in commands]
+
+    def choose(self, state: GameState, rng: Any,
+               only: str | None = None) -> tuple[str, dict[str, Any]]:
+        moves = legal_moves(state)
+        while self.commands:
+            name, action = self.commands[0]
+            if name in moves or action["type"] != "pass":
+                break
+            self.commands.pop(0)  # the engine now ends that turn by itself
+        if self.commands and self.commands[0][0] not in moves and len(moves) == 1:
+            waiting, theirs = next(iter(moves.items()))
+            if any(m["action"] == {"type": "pass"} for m in theirs):
+                return waiting, {"type": "pass"}  # the engine now waits for his pass
+        return self.commands.pop(0)
 
 
 def new_player(probing: float) -> SitePlayer:

@@ -36,6 +36,11 @@ def setup_for(title: str, seed: int) -> Setup:
     for rule, excluded in EXCLUSIVE.get(title, {}).items():
         if rule in rules:
             rules = [r for r in rules if r not in excluded]
+    return setup_of(title, players, seed, rules)
+
+
+def setup_of(title: str, players: int, seed: int, rules: list[str]) -> Setup:
+    """The setup of these players and optional rules, with the pbem options they mean."""
     options = dict(SITE_READINGS[title])
     for rule in rules:
         options.update(OPTIONAL_RULES[title][rule])

@@ -63,7 +63,8 @@ def pbem_view(state: GameState, ids: dict[str, int]) -> View:
         }
     companies = {}
     for sym, private in state.privates.items():
-        owner = private.owner
+        owner: str | None = private.owner
+        assert owner is not None
         if owner.startswith("p:"):
             owner = f"player:{ids[owner[2:]]}"
         elif owner.startswith("c:"):

@@ -268,7 +268,15 @@ def pass_turn(ctx: Ctx) -> None:
         return
     ctx.log("Everybody passed: the private companies pay their revenue.")
     pay_private_revenue(ctx)
-    ctx.round_set(passes=0, current=state.priority)
+    ctx.round_set(passes=0, current=resumes_with(state, actor))
+
+
+def resumes_with(state: GameState, last: str) -> str:
+    """Who bids after everybody passed: the priority holder (the rulebooks), or,
+    with option auction_resume=next (18xx.games), the player left of the last to pass."""
+    if state.options.get("auction_resume", "priority") == "next":
+        return state.left_of(last)
+    return state.priority
 
 
 def all_pass_rule(state: GameState) -> str:
@@ -296,17 +304,17 @@ def everybody_passed_revenue_then_drop(ctx: Ctx) -> None:
         ctx.emit(PrivatePrice(first, price))
         ctx.log(f"The price of {first} drops to {money(price)}.")
         if price == 0:
-            holder = state.priority
-            ctx.log(f"{holder} has the priority card and receives {first} at no charge.")
+            holder = resumes_with(state, ctx.actor)
+            ctx.log(f"{holder} receives {first} at no charge.")
             sell_private(ctx, first, holder, 0)
             ctx.emit(Priority(state.left_of(holder)))
             ctx.round_set(passes=0, current=state.priority)
             if not state.round["pending_par"]:
                 continue_after_sale(ctx)
             return
-    ctx.round_set(passes=0, current=state.priority)
-    ctx.log(f"Another initial stock round begins with {state.priority}, who has the "
-            "priority card.")
+    first_player = resumes_with(state, ctx.actor)
+    ctx.round_set(passes=0, current=first_player)
+    ctx.log(f"Another initial stock round begins with {first_player}.")
 
 
 def pay_private_revenue(ctx: Ctx) -> None:

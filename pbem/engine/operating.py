@@ -166,7 +166,9 @@ class OperatingRound(Round):
         president = state.president(corp)
         require(ctx.actor == president, f"{corp} is operating; its president {president} acts "
                 f"now, not {ctx.actor}.")
-        step = self.waiting(state, turn=True) or self.step_for(action["type"])
+        blocking = self.waiting(state, turn=True)
+        step = blocking if blocking is not None and not blocking.lets_by(action) \
+            else self.step_for(action["type"])
         if step is None or not step.turn:
             raise RulesError(f"In an operating turn {corp} may lay a tile, place a station, "
                              "run, pay out or withhold, buy trains or a private company, and "
@@ -301,6 +303,11 @@ class ChooseStationCities(TurnStep):
 
     def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
         ortrack.move_station(ctx, corp, action)
+
+    def lets_by(self, action: dict[str, Any]) -> bool:
+        # a private company may be bought from a player meanwhile: the site's buy-company
+        # step comes before its station step
+        return action["type"] == "buy_private" and bool(action.get("from"))
 
     def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
         if not self.blocks(state):

@@ -58,6 +58,10 @@ class Step:
         """Whether the steps after it are not offered yet (operating turn listings)."""
         return False
 
+    def lets_by(self, action: dict[str, Any]) -> bool:
+        """Whether ``action`` goes to its own step while this one blocks the turn."""
+        return False
+
 
 @dataclass(frozen=True)
 class Round:

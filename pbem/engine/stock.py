@@ -50,10 +50,10 @@ def turn_order_rule(state: GameState) -> str:
 # -- buying -------------------------------------------------------------------------------
 
 
-def may_buy_now(state: GameState) -> str | None:
-    """Why the current player may not buy now, or None."""
+def may_buy_now(state: GameState, corp: str | None = None) -> str | None:
+    """Why the current player may not buy now (a share of ``corp``), or None."""
     turn = state.round["turn"]
-    if turn["bought"]:
+    if turn["bought"] and not more_after_private(state, corp):
         return "You have already bought a certificate this turn."
     if turn["sold"] and turn_order_rule(state) == "buy-sell":
         return "In this game you may not buy after selling in the same turn."
@@ -65,6 +65,26 @@ def may_buy_now(state: GameState) -> str | None:
         return (f"{'; '.join(limit_problems(state, name))}: sell to come within the limits "
                 "before buying (option compliance=sell-first).")
     return None
+
+
+def more_after_private(state: GameState, corp: str | None) -> bool:
+    """Option private_trade=site: after a private company bought from a player, the site
+    still sells shares of a company in a zone where several may be bought in a turn, while
+    no share of another company was bought in it (its ``can_buy_multiple?`` looks at
+    share purchases only)."""
+    turn = state.round["turn"]
+    return corp is not None and bool(turn.get("private_bought")) and \
+        private_trade(state) == "site" and \
+        state.rules.zone_allows(state.zone(corp), "multi_buy") and \
+        all(other == corp for other in turn.get("shares_of", []))
+
+
+def buys_after_private(state: GameState, name: str) -> list[dict[str, Any]]:
+    """The share purchases still open after a private company bought (more_after_private):
+    from the bank pool, of a company in a zone where several may be bought."""
+    return [m for m in buy_moves(state, name) if m["action"]["type"] == "buy_share"
+            and m["action"]["source"] == "pool"
+            and may_buy_now(state, m["action"]["corp"]) is None]
 
 
 def buy_blockers(state: GameState, name: str, corp: str, count: int, counted: bool) -> str | None:
@@ -134,9 +154,12 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
     c = state.corps[corp]
     require(c.par is not None, f"{corp} has no par value yet: buy its president's certificate "
             f"first, e.g. par {corp} {state.rules.market.par_prices[-1]}.", cite(ctx.state, "buy"))
-    blocked = may_buy_now(state)
+    blocked = may_buy_now(state, corp)
     require(blocked is None, blocked or "", cite(ctx.state, "stock_turn"))
     where = choose_source(state, corp, source)
+    require(not (state.round["turn"]["bought"] and where == IPO), "After a private company "
+            "bought this turn, only shares from the bank pool (option private_trade=site).",
+            cite(ctx.state, "multi_buy"))
     place = "the initial offering" if where == IPO else "the bank pool"
     available = ordinary_indexes(state, corp, where)
     require(count >= 1, "Buy at least one share.")
@@ -173,8 +196,14 @@ def after_buy(ctx: Ctx, corp: str) -> None:
     check_presidency(ctx, corp)
     check_float(ctx, corp)
     turn = ctx.state.round["turn"]
-    ctx.round_set(turn={**turn, "bought": True, "acted": True,
-                        "sold_before_buy": bool(turn["sold"])},
+    # 18xx.games (private_trade=site) forbids a sale after exactly two kinds of action
+    # ending with a purchase (its can_sell_order?): a private company and a share count
+    # as two, a private company, a sale and a share as three
+    with_private = bool(turn.get("private_bought")) and private_trade(ctx.state) == "site"
+    shares_of = {"shares_of": sorted({*turn.get("shares_of", []), corp})} if with_private \
+        else {}  # (more_after_private)
+    ctx.round_set(turn={**turn, "bought": True, "acted": True, **shares_of,
+                        "sold_before_buy": bool(turn["sold"]) != with_private},
                   last_actor=ctx.actor)
     maybe_end_turn(ctx)
 
@@ -297,11 +326,37 @@ def propose_private_sale(ctx: Ctx, sym: str, seller: str, buyer: str, price: int
     require(player_cash(state, buyer) >= price, f"{buyer} does not have {money(price)}.")
     require(certificate_count(state, buyer) < certificate_limit(state),
             f"{buyer} is at the certificate limit.", cite(ctx.state, "certificates"))
+    trade_as_purchase(state, ctx.actor, buyer)
     answer_by = buyer if ctx.actor == seller else seller
     ctx.round_set(proposal={"private": sym, "seller": seller, "buyer": buyer, "price": price,
                             "proposer": ctx.actor, "answer_by": answer_by})
     ctx.log(f"{ctx.actor} proposes: {sym} from {seller} to {buyer} for {money(price)}; "
             f"{answer_by} may accept or decline.")
+
+
+def private_trade(state: GameState) -> str:
+    """How players trade private companies (option private_trade): "turn" (in the buyer's
+    or the seller's stock turn), "purchase" (the buyer buys it in his turn "instead of a
+    share certificate"), "site" (18xx.games: as "purchase", and not before the phase of
+    the title's ``private_trade_from_phase``).  cite(state, "private_trade")."""
+    return state.options.get("private_trade", "turn")
+
+
+def trade_as_purchase(state: GameState, actor: str, buyer: str) -> None:
+    """The checks of a private company bought as the turn's purchase."""
+    mode = private_trade(state)
+    if mode == "turn":
+        return
+    rule = cite(state, "private_trade")
+    require(actor == buyer, "A player buys a private company from another in his own turn, "
+            f"as his purchase: {buyer} may make the offer (buy private ... from ...).", rule)
+    blocked = may_buy_now(state)
+    require(blocked is None, f"{blocked or ''} A private company bought from another player "
+            "is the turn's purchase.", rule)
+    first = str(state.rules.extra.get("private_trade_from_phase", ""))
+    require(mode != "site" or not first or (state.phase or "") >= first,
+            f"18xx.games lets players trade private companies from phase {first} on "
+            "(option private_trade=site).", rule)
 
 
 def answer_private_sale(ctx: Ctx, accepted: bool) -> None:
@@ -313,11 +368,26 @@ def answer_private_sale(ctx: Ctx, accepted: bool) -> None:
         return
     sym, seller, buyer, price = prop["private"], prop["seller"], prop["buyer"], prop["price"]
     require(player_cash(state, buyer) >= price, f"{buyer} no longer has {money(price)}.")
+    require(private_still_held(state, prop), f"{seller} no longer has {sym} to sell.")
     ctx.pay(player_holder(buyer), player_holder(seller), price)
     ctx.emit(PrivateOwner(sym, player_holder(buyer)))
     ctx.log(f"{buyer} buys {sym} from {seller} for {money(price)}.")
     ctx.round_set(turn={**state.round["turn"], "acted": True}, last_actor=prop["proposer"])
     book(state).private_changed_hands(ctx, sym)
+    if private_trade(state) != "turn":  # the turn's purchase
+        turn = state.round["turn"]
+        ctx.round_set(turn={**turn, "bought": True, "sold_before_buy": bool(turn["sold"]),
+                            "private_bought": True})
+        if (not sell_options(state, buyer) or turn_order_rule(state) == "sell-buy") and \
+                not buys_after_private(state, buyer):
+            end_turn(ctx, buyer)
+
+
+def private_still_held(state: GameState, prop: dict[str, Any]) -> bool:
+    """Whether the seller of a proposed private company still has it open (a private
+    company may be exchanged or closed while the sale waits for an answer)."""
+    private = state.privates[prop["private"]]
+    return private.owner == player_holder(prop["seller"]) and not private.closed
 
 
 # -- passing and the end of the round ----------------------------------------------------------
@@ -395,8 +465,9 @@ class AnswerPrivateSale(Step):
 
     def moves(self, state: GameState) -> Moves:
         prop = state.round["proposal"]
-        return {prop["answer_by"]: [{"action": {"type": "accept"}},
-                                    {"action": {"type": "decline"}}]}
+        held = private_still_held(state, prop)
+        return {prop["answer_by"]: ([{"action": {"type": "accept"}}] if held else []) +
+                [{"action": {"type": "decline"}}]}
 
 
 class BuyShares(Step):
@@ -412,7 +483,11 @@ class BuyShares(Step):
 
     def moves(self, state: GameState) -> Moves:
         name = state.round["current"]
-        return {name: buy_moves(state, name)} if may_buy_now(state) is None else {}
+        if may_buy_now(state) is None:
+            return {name: buy_moves(state, name)}
+        if state.round["turn"].get("private_bought"):
+            return {name: buys_after_private(state, name)}
+        return {}
 
 
 class SellShares(Step):

@@ -26,7 +26,7 @@ from .sitelog import SiteAction
 from .translate import Command, Translator, Unsupported
 
 #: site action types a player makes in a stock round (they end a corporation's turn)
-STOCK_TYPES = frozenset({"par", "buy_shares", "sell_shares", "pass", "bid"})
+STOCK_TYPES = frozenset({"par", "buy_shares", "sell_shares", "pass", "bid", "buy_company"})
 
 
 @dataclass
@@ -303,6 +303,13 @@ class CommonTranslator(Translator):
                         {"type": "discard", "train": ids.train(site["train"])[0]})]
 
     def on_buy_company(self, state: GameState, site: SiteAction) -> list[Command]:
+        if site.get("entity_type") == "player":  # from another player, in a stock round
+            seller = self.private_owner(state, site["company"])
+            if not seller.startswith("p:"):
+                raise Unsupported(f"{site['company']} is not owned by a player")
+            return [Command(self.player(site["entity"]),
+                            {"type": "buy_private", "private": site["company"],
+                             "from": seller[2:], "price": int(site["price"])})]
         corp = str(site["entity"])
         owner = self.private_owner(state, site["company"])
         if not owner.startswith("p:"):

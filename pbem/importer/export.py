@@ -538,7 +538,13 @@ class Exporter:
 
     def on_accept(self, actor: str, action: dict[str, Any], facts: list[Record]) -> None:
         prop = self.state.round.get("proposal") or {}
-        if prop.get("kind") == "private":
+        if self.state.round.get("kind") == "stock" and prop.get("private"):
+            if prop["proposer"] != prop["buyer"]:
+                raise ExportError("18xx.games lets a player buy another's private company only "
+                                  "in his own turn (the buyer makes the offer)")
+            self.player("buy_company", prop["buyer"], company=prop["private"],
+                        price=prop["price"])
+        elif prop.get("kind") == "private":
             self.corp("buy_company", prop["buyer"], company=prop["private"],
                       price=prop["price"])
         elif prop.get("kind") == "train":

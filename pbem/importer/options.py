@@ -17,6 +17,9 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "forced_sale": "any",
         "bankruptcy": "declare",
         "compliance": "sell-first",
+        "private_trade": "site",
+        "auction_resume": "next",
+        "private_resale": "free",  # the site's interplayer company buys have no V-6.4
     },
     "1870": {
         "best_run": "free",
@@ -31,9 +34,12 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "forced_sale": "any",
         "bankruptcy": "declare",
         "share_limit_compliance": "keep",
+        "finish_400_timing": "at-once",
         "auction_order": "lowest-bid",
         "compliance": "sell-first",
         "mrbc_uses": "one",
+        "private_trade": "site",
+        "auction_resume": "next",
     },
 }
 

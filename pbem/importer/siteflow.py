@@ -105,12 +105,18 @@ def site_company_step_open(state: GameState, corp: str) -> bool:
 
 def site_offers_more(state: GameState, player: str, corp: str, source: str) -> bool:
     """After a purchase of ``corp`` from ``source`` in a zone where several shares may be
-    bought at once: whether one more could be bought (the site sells them one by one, so
-    it waits for the player's pass while one more is possible).  ``state``: after it."""
+    bought at once: whether one more could be bought, from either place the game allows
+    (the site sells them one by one, so it waits for the player's pass while one more is
+    possible).  ``state``: after it."""
     if not state.rules.zone_allows(state.zone(corp), "multi_buy"):
         return False
-    if source == "ipo" and state.options.get("brown_buy") != "pool-and-ipo":
+    sources = ["pool", "ipo"] if state.options.get("brown_buy") == "pool-and-ipo" else ["pool"]
+    if source not in sources:
         return False
+    return any(_one_more(state, player, corp, where) for where in sources)
+
+
+def _one_more(state: GameState, player: str, corp: str, source: str) -> bool:
     trial = state.clone()
     trial.round = {**trial.round, "kind": "stock", "current": player, "proposal": None,
                    "protection": None, "turn": {**trial.round.get("turn", {}),

@@ -34,6 +34,7 @@ CITATIONS = {
     "auction_bidders": "1830 1.2.2",
     "auction_all_pass": "1830 1.2.3",
     "private_sale": "1830 3.1",
+    "private_trade": "1830 3.1",
     "privates_close": "1830 3.2",
     "private_purchase": "1830 3.1",
     "private_abilities": "1830 appendix",

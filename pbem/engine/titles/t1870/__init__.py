@@ -46,6 +46,7 @@ CITATIONS = {
     "auction_bidders": "1870 Purchasing Private Companies, p.10",
     "auction_all_pass": "1870 Purchasing Private Companies, p.10",
     "private_sale": "1870 Private Companies, p.9",
+    "private_trade": "1870 Buying Shares, p.12",
     "privates_close": "1870 Game Phases, p.4-5",
     "private_purchase": "1870 Purchasing Private Companies, p.19",
     "private_abilities": "1870 Private Companies, p.9-10",

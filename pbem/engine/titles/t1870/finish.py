@@ -6,7 +6,13 @@ shared with 1830's V-8.0)."""
 from __future__ import annotations
 
 from ...context import Ctx
-from ...ending import end_at_top_before_operating, ends_after_turn, note_top_reached
+from ...ending import (
+    at_top,
+    end_at_top_before_operating,
+    end_game,
+    ends_after_turn,
+    note_top_reached,
+)
 from ...state import GameState
 
 REASON = "400"
@@ -21,8 +27,16 @@ def finish_on_400(state: GameState) -> bool:
 def note_400(ctx: Ctx, corp: str) -> None:
     """After ``corp``'s dividend: with the $400 finish, its token reaching $400 ends the
     game once it has finished operating (Variants, p.25)."""
-    if finish_on_400(ctx.state):
-        note_top_reached(ctx, corp, REASON)
+    state = ctx.state
+    if not finish_on_400(state):
+        return
+    if state.options.get("finish_400_timing", "turn") == "at-once":
+        if corp in at_top(state):
+            ctx.log(f"{corp}'s share value has reached ${state.price(corp)}: the game ends "
+                    "at once (option finish_400_timing=at-once).")
+            end_game(ctx, REASON)
+        return
+    note_top_reached(ctx, corp, REASON)
 
 
 def ends_before_operating(ctx: Ctx) -> bool:
