@@ -429,8 +429,8 @@ def fuzz_mails(seed: int, examples: int) -> Report:
     import pbem.mail.outbound.views as views
     from pbem.mail.processing.process import process_inbox, store_message
 
-    assert callable(views.svg_to_png)  # what is replaced must be there
-    views.svg_to_png = lambda svg, **options: None  # no PNG (see above): the SVG goes
+    assert callable(views.map_picture)  # what is replaced must be there
+    views.map_picture = lambda parts, zoom, colours: None  # no PNG (see above): the SVG goes
     rng = random.Random(seed)
     report = Report("mails")
     vocab_states = positions(rng, 6)
