@@ -6,13 +6,16 @@
 2. Latency: with ``serve`` running (IMAP IDLE), a player mails a move by SMTP;
    the time until the next player's "your turn" mail is accepted by SMTP.
    Median and 95th percentile.
+3. Memory: 100 games played at once as in 1; the peak resident memory of the process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -31,24 +34,46 @@ from pbem.mail.serve import poll_once, serve  # noqa: E402
 from pbem.store import open_store  # noqa: E402
 
 GAMES = 50
+#: games played at once for the memory figure (issue 16: 100 active games)
+MEMORY_GAMES = 100
 MOVES = [("Ann", "buy SV"), ("Ben", "buy CS"), ("Cat", "buy DH"), ("Dan", "buy MH")]
 LATENCY_MOVES = ["buy SV", "buy CS", "buy DH", "buy MH", "buy CA", "pass"]
 
 
-def throughput(world: MailWorld) -> tuple[int, float]:
-    games = [world.new_game(welcome=False) for _ in range(GAMES)]
+def throughput(world: MailWorld, count: int = GAMES) -> tuple[int, float, float]:
+    games = [world.new_game(welcome=False) for _ in range(count)]
     for name, command in MOVES:  # interleaved: every game's first move, then the second...
         for game in games:
             mail = game.mail(name, command)
             world.sink.append_to_service(game.email(name), str(mail["To"]),
                                          mail.as_bytes(policy=SMTP))
     store = open_store(world.db, now=now())
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     report = asyncio.run(poll_once(store, world.config))
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     store.close()
-    assert report.processed == GAMES * len(MOVES), report
-    return report.processed, elapsed
+    assert report.processed == count * len(MOVES), report
+    return report.processed, elapsed, cpu
+
+
+def memory(world: MailWorld) -> tuple[int, float]:
+    """MEMORY_GAMES games, each player's move waiting as in ``throughput``, processed and
+    sent by a ``pbem poll --once`` of its own: (messages processed, its peak RSS in MB)."""
+    games = [world.new_game(welcome=False) for _ in range(MEMORY_GAMES)]
+    for name, command in MOVES:
+        for game in games:
+            mail = game.mail(name, command)
+            world.sink.append_to_service(game.email(name), str(mail["To"]),
+                                         mail.as_bytes(policy=SMTP))
+    child = subprocess.Popen([sys.executable, "-m", "pbem", "poll", "--once", "--config",
+                              str(world.config_path)], cwd=ROOT, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    assert status == 0, status
+    store = open_store(world.db, now=now())
+    processed = store.conn.execute(
+        "SELECT COUNT(*) FROM inbox WHERE status = 'processed'").fetchone()[0]
+    store.close()
+    return processed, usage.ru_maxrss / 1024
 
 
 class Service:
@@ -109,11 +134,19 @@ def run_in_world(servers: ImapServers, job: str) -> None:
         world = MailWorld(Path(tmp), servers.account())
         try:
             if job == "throughput":
-                count, elapsed = throughput(world)
+                count, elapsed, cpu = throughput(world)
                 print(f"IMAP server: {servers.kind}; {GAMES} games")
                 print(f"inbound: {count} messages processed end to end in {elapsed:.2f} s = "
                       f"{count / elapsed:.1f} messages/s (each: fetch, one transaction, flag; "
                       "replies and notifications sent)")
+                print(f"  CPU time of this process (pbem and the SMTP sink): {cpu:.2f} s = "
+                      f"{count / cpu:.1f} messages per CPU second (the IMAP server's "
+                      "CPU not counted; wall time suffers when other jobs share the cores)")
+            elif job == "memory":
+                count, peak = memory(world)
+                print(f"{MEMORY_GAMES} active games, {count} inbound messages processed and "
+                      f"their mails sent by `pbem poll --once`: peak resident memory of that "
+                      f"process {peak:.0f} MB")
             else:
                 report_latency(servers.kind, latency(world))
         finally:
@@ -126,6 +159,7 @@ def main() -> None:
     try:
         run_in_world(servers, "throughput")
         run_in_world(servers, "latency")
+        run_in_world(servers, "memory")
     finally:
         servers.stop()
     if servers.kind == "dovecot":

@@ -1,8 +1,17 @@
 """Issue #8's route bench: pbem's best-route search on every position of
 ../shared/bench/route-positions.csv (the positions of the 18xx.games logs in which a
 corporation ran its trains).  For each: the total found, the best total expected, the
-time and the search's node count; then how many are exact, and the median, p95, max and
-total time.  ``python -m bench routes`` (or ``python bench/routes.py [CSV]``).
+CPU time (best of ``--repeat`` runs) and the search's node count, and the CPU time of the
+reference's router (18xx.games' auto-router run by bench/reference_routes.rb on the
+oracle of ../shared/oracle) in the same position; then how many are exact, the median,
+p95, max and total time, and where pbem is slower than the reference and by how much.
+``python -m bench routes`` (or ``python bench/routes.py [CSV] [--repeat N]
+[--reference-cap S] [--no-reference]``).
+
+The reference's times are measured once per machine and kept in
+bench/.cache/routes/reference-<engine commit>.json (delete it to measure again); its
+search is stopped after ``--reference-cap`` seconds of path walk and as many of combining
+(its heaviest positions take minutes), and such positions show as ">".
 
 The positions are rebuilt by importing the logs (pbem.importer) up to each run and are
 cached in bench/.cache/routes/ (gitignored; delete it after a rules change).  Rows of
@@ -11,10 +20,12 @@ titles pbem cannot import yet (1870) are skipped with a note.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +40,8 @@ CACHE = ROOT / "bench" / ".cache" / "routes"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench._reference import ORACLE, engine_version  # noqa: E402
+from bench._reference import missing as reference_missing  # noqa: E402
 from pbem.engine.board.search import (  # noqa: E402
     RevenueRules,
     best_connection_run,
@@ -65,17 +78,17 @@ def search(position: Position, step: str = "Route") -> tuple[int, int | None, fl
     them."""
     rules = getattr(position, "revenue_rules", None) or RevenueRules()
     board_map, board = title_map(position.title), position.board_state()
-    started = time.perf_counter()
+    started = time.process_time()
     if step == "ConnectionRoute":
         corp = load_title(position.title).corporations[position.corp]
         home = (corp.home, corp.home_city or 0)
         assert corp.destination is not None
         found = best_connection_run(board_map, board, position.corp, list(position.trains),
                                     position.column, home, corp.destination, rules)
-        return (found.total if found else 0), None, time.perf_counter() - started
+        return (found.total if found else 0), None, time.process_time() - started
     engine = search_for(board_map, board, position.corp, position.column, rules)
     run = best_of(engine, list(position.trains))
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     nodes = engine.stats.get("nodes") if isinstance(engine.stats, dict) else None
     return run.total, nodes, seconds
 
@@ -85,18 +98,61 @@ def rows(path: Path) -> list[dict[str, Any]]:
         return list(csv.DictReader(handle))
 
 
+def best_search(position: Position, step: str, repeat: int) -> tuple[int, int | None, float]:
+    """``search`` run ``repeat`` times: its result with the least CPU time."""
+    runs = [search(position, step) for _ in range(max(1, repeat))]
+    return min(runs, key=lambda run: run[2])
+
+
+def reference_times(table: list[dict[str, Any]], cap: float) -> dict[tuple[str, int], Any]:
+    """The reference router's CPU seconds per position (fixture, action id), with the
+    revenue it found and whether it was stopped: read from the cache, else measured
+    (bench/reference_routes.rb, one Ruby process per log) and cached."""
+    cache = CACHE / f"reference-{engine_version()}.json"
+    if cache.exists():
+        data = json.loads(cache.read_text(encoding="utf-8"))
+        return {(f, int(a)): v for f, by_action in data.items() for a, v in by_action.items()}
+    print(f"measuring the reference's router on {len(table)} positions (once; kept in "
+          f"{cache.relative_to(ROOT)})", flush=True)
+    found: dict[str, dict[str, Any]] = {}
+    for fixture in dict.fromkeys(row["fixture"] for row in table):
+        lines = "".join(f"{row['action_id']} {row['corporation']}\n" for row in table
+                        if row["fixture"] == fixture)
+        done = subprocess.run(
+            ["ruby", str(ROOT / "bench" / "reference_routes.rb"), str(ORACLE),
+             str(FIXTURES / fixture), "3", str(cap), str(cap)],
+            input=lines, capture_output=True, text=True, check=True)
+        found[fixture] = {str(answer["action_id"]): answer for answer in
+                          map(json.loads, done.stdout.splitlines())}
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(found, indent=0), encoding="utf-8")
+    return {(f, int(a)): v for f, by_action in found.items() for a, v in by_action.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
-    path = Path(argv[0]) if argv else CSV
+    parser = argparse.ArgumentParser(prog="python bench/routes.py")
+    parser.add_argument("csv", nargs="?", default=str(CSV))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--reference-cap", type=float, default=5.0)
+    parser.add_argument("--no-reference", action="store_true")
+    args = parser.parse_args(argv or [])
+    path = Path(args.csv)
     if not path.exists():
         print(f"no positions: {path} is absent (set PBEM_SHARED to the shared folder)")
         return 0
     table = rows(path)
+    why = "not asked for" if args.no_reference else reference_missing()
+    reference = reference_times(table, args.reference_cap) if why is None else {}
+    if why:
+        print(f"no reference times: {why}")
     by_fixture: dict[str, dict[int, Position]] = {}
     skipped: dict[str, int] = {}
     times: list[float] = []
+    slower: list[tuple[float, str]] = []  # (pbem - reference, where)
     exact = total = 0
+    print(f"CPU ms, best of {args.repeat}")
     print(f"{'fixture':<44} {'action':>6} {'corp':<5} {'trains':<10} {'found':>6} "
-          f"{'expected':>8} {'ms':>8} {'nodes':>9}")
+          f"{'expected':>8} {'ms':>8} {'nodes':>9} {'ref ms':>9}")
     for row in table:
         fixture = row["fixture"]
         if fixture not in by_fixture and fixture not in skipped:
@@ -112,15 +168,22 @@ def main(argv: list[str] | None = None) -> int:
         if position is None:
             print(f"  note: {fixture} action {row['action_id']}: position not reached")
             continue
-        found, nodes, seconds = search(position, row.get("step", "Route"))
+        found, nodes, seconds = best_search(position, row.get("step", "Route"), args.repeat)
         expected = int(row["best_revenue"])
         total += 1
         exact += found == expected
         times.append(seconds)
         flag = "" if found == expected else "  <-- differs"
+        theirs = reference.get((fixture, int(row["action_id"])))
+        ref = "-"
+        if theirs is not None:
+            ref = f"{'>' if theirs['timed_out'] else ''}{theirs['cpu'] * 1000:.1f}"
+            if seconds > theirs["cpu"] and not theirs["timed_out"]:
+                slower.append(((seconds - theirs["cpu"]) * 1000,
+                               f"{fixture} {row['action_id']} {row['corporation']}"))
         print(f"{fixture[:44]:<44} {row['action_id']:>6} {row['corporation']:<5} "
               f"{row['trains']:<10} {found:>6} {expected:>8} {seconds * 1000:>8.1f} "
-              f"{nodes if nodes is not None else '-':>9}{flag}")
+              f"{nodes if nodes is not None else '-':>9} {ref:>9}{flag}", flush=True)
     for fixture, count in skipped.items():
         print(f"skipped {count} positions of {fixture} (pbem cannot import that title yet)")
     if times:
@@ -129,6 +192,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"exact {exact}/{total}; median {statistics.median(times) * 1000:.1f} ms, "
               f"p95 {p95 * 1000:.1f} ms, max {max(times) * 1000:.1f} ms, "
               f"total {sum(times):.2f} s")
+    if reference:
+        theirs_total = sum(v["cpu"] for v in reference.values())
+        print(f"the reference: total {theirs_total:.1f} s CPU (positions it stopped counted "
+              f"at their cap); pbem slower on {len(slower)} of {total} positions"
+              + (f", by at most {max(slower)[0]:.2f} ms ({max(slower)[1]})" if slower else ""))
     return 0 if exact == total else 1
 
 

@@ -164,7 +164,7 @@ def show(env: Env, game: int, viewer: str | None, fmt: str) -> None:
         state = service.load(store, game)
         if viewer is not None:
             viewer = service.resolve_player(state, viewer)
-            recent = since_last_turn(store.events(game), viewer,
+            recent = since_last_turn(store.events(game, facts=False), viewer,
                                      more=f'"pbem log {game}" lists every event')
     except (StoreError, SetupError) as exc:
         fail(str(exc), 1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import snapshot
 from .engine.errors import PbemError, RulesError, SetupError
 from .engine.facts import Fact
 from .engine.game import (
@@ -48,7 +49,7 @@ from .orders import (
     new_order,
 )
 from .safe_text import visible
-from .store import SERVICE_KINDS, Problem, Store
+from .store import SERVICE_KINDS, Problem, Store, effective
 from .store.keys import new_player_key
 
 
@@ -155,11 +156,29 @@ def initial(store: Store, game_id: int) -> GameState:
 
 
 def load(store: Store, game_id: int) -> GameState:
-    """Rebuild the game by applying the facts of its effective events."""
-    state = initial(store, game_id)
-    for event in store.effective_events(game_id):
-        apply_facts(state, event["facts"])
+    """The game now: the newest usable snapshot (pbem.snapshot) and the facts of the
+    events that count after it, or of all of them from the start. Inside a caller's
+    transaction (a mail, a CLI command that writes), the state is kept as a new
+    snapshot when events came after the one used."""
+    game = store.game(game_id)
+    recorded_with(game["engine_version"], game["rules_version"], load_title(game["title"]))
+    marks = store.event_marks(game_id)
+    found = snapshot.usable(store.snapshots(game_id), marks)
+    start, state = found if found is not None else (0, initial(store, game_id))
+    counted = {m["seq"] for m in effective(marks) if m["seq"] > start}
+    if counted:
+        for event in store.events(game_id, after=start):
+            if event["seq"] in counted:
+                apply_facts(state, event["facts"])
+    if marks and marks[-1]["seq"] != start and store.conn.in_transaction:
+        keep_snapshot(store, game_id, marks[-1], state)
     return state
+
+
+def keep_snapshot(store: Store, game_id: int, last: dict[str, Any], state: GameState) -> None:
+    """Keep ``state``, the game after its event ``last`` (seq and hash), as a snapshot."""
+    store.put_snapshot(game_id, last["seq"], last["hash"], snapshot.engine_fingerprint(),
+                       snapshot.encode(state))
 
 
 def parse_context(state: GameState) -> ParseContext:
@@ -407,7 +426,10 @@ def audit(store: Store, game_id: int) -> AuditResult:
     (store.verify_record), then every event again from the state before it: commands
     re-decided (the same facts), talk, orders, settings and undos changing nothing,
     every kind known. Every problem is reported, with its seq; the check goes on after
-    one."""
+    one.
+    The game's snapshots are checked against the states reached (pbem.snapshot): one
+    that differs, or that another engine wrote, is dropped (a note says so when it
+    differed)."""
     events = store.events(game_id)
     problems = store.verify_record(game_id)
     try:
@@ -417,15 +439,17 @@ def audit(store: Store, game_id: int) -> AuditResult:
         return AuditResult(len(events), problems)
     game = store.game(game_id)
     notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
-    effective: list[dict[str, Any]] = []
+    snapshots = {row["seq"]: row for row in store.snapshots(game_id)}
+    counted: list[dict[str, Any]] = []
     for event in events:
         if event["kind"] == "revert" and _valid_revert(event):
             if event["facts"]:
                 problems.append(Problem(game_id, event["seq"], "an undo that changes the game"))
-            effective = [e for e in effective if e["seq"] <= event["revert_to"]]
+            counted = [e for e in counted if e["seq"] <= event["revert_to"]]
             state = initial(store, game_id)
-            for earlier in effective:
+            for earlier in counted:
                 apply_facts(state, earlier["facts"])
+            _check_snapshot(store, game_id, snapshots.get(event["seq"]), state, problems, notes)
             continue
         problem, decision = _audit_event(state, event)
         try:
@@ -439,7 +463,8 @@ def audit(store: Store, game_id: int) -> AuditResult:
             problem = f"{_short(event['text'])} gives different facts when decided again"
         if problem:
             problems.append(Problem(game_id, event["seq"], problem))
-        effective.append(event)
+        counted.append(event)
+        _check_snapshot(store, game_id, snapshots.get(event["seq"]), state, problems, notes)
     return AuditResult(len(events), problems, notes)
 
 
@@ -481,6 +506,34 @@ def is_talk(event: dict[str, Any]) -> bool:
 def _short(text: str, width: int = 60) -> str:
     text = visible(str(text))
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _check_snapshot(store: Store, game_id: int, row: dict[str, Any] | None,
+                    state: GameState, problems: list[Problem], notes: list[str]) -> None:
+    """Compare the snapshot ``row`` (if any) with ``state``, the game after its event,
+    and drop it when it is unsealed (a problem: something else wrote the file), was
+    written by another engine (silently) or differs (a note)."""
+    if row is None:
+        return
+    seq = row["seq"]
+    if not row["sealed"]:
+        store.drop_snapshots(game_id, seq)
+        problems.append(Problem(game_id, seq, "the snapshot of the game after this event "
+                                "was not written by this server (its seal does not hold); "
+                                "it was dropped unread"))
+        return
+    if row["engine"] != snapshot.engine_fingerprint():
+        store.drop_snapshots(game_id, seq)
+        return
+    try:
+        same = snapshot.decode(row["state"]) == state
+    except Exception:  # noqa: BLE001 - unreadable: as good as different
+        same = False
+    if not same:
+        store.drop_snapshots(game_id, seq)
+        notes.append(f"The snapshot of the game after event {seq} differed from the game "
+                     "rebuilt from its events; it was dropped (it is only a cache: the "
+                     "events are the record).")
 
 
 def waiting_for(state: GameState) -> list[str]:

@@ -40,27 +40,35 @@ RUNNING_1870 = [*STOCK_1870, ("Cat", "par MP 100"), ("Dan", "pass"), ("Ann", "pa
                 ("Ann", "lay 57 E12 W-E; buy train; buy train; done"), ("Dan", "pass"),
                 ("Ann", "pass"), ("Ben", "pass"), ("Cat", "pass")]
 
-POSITIONS: dict[str, tuple[str, list[tuple[str, str]]]] = {
-    "1830-auction": ("1830", []),
-    "1830-stock": ("1830", STOCK_1830),
-    "1830-operating": ("1830", OPERATING_1830),
-    "1830-stock-2": ("1830", STOCK2_1830),
-    "1830-running": ("1830", RUNNING_1830),
-    "1870-auction": ("1870", []),
-    "1870-stock": ("1870", STOCK_1870),
-    "1870-running": ("1870", RUNNING_1870),
+#: The 1830 base game (option game=base): Ann bids for the first choice of a group of
+#: private companies, the others pass; Ann chooses first.
+BASE_1830 = [("Ann", "bid 30"), ("Ben", "pass"), ("Cat", "pass"), ("Dan", "pass")]
+
+#: name: (title, the moves, the game's options)
+POSITIONS: dict[str, tuple[str, list[tuple[str, str]], dict[str, str]]] = {
+    "1830-auction": ("1830", [], {}),
+    "1830-stock": ("1830", STOCK_1830, {}),
+    "1830-operating": ("1830", OPERATING_1830, {}),
+    "1830-stock-2": ("1830", STOCK2_1830, {}),
+    "1830-running": ("1830", RUNNING_1830, {}),
+    "1830-base": ("1830", BASE_1830, {"game": "base"}),
+    "1830-deadlines": ("1830", STOCK_1830, {"deadline": "72h"}),
+    "1830-consent": ("1830", STOCK_1830, {"undo": "consent"}),
+    "1870-auction": ("1870", [], {}),
+    "1870-stock": ("1870", STOCK_1870, {}),
+    "1870-running": ("1870", RUNNING_1870, {}),
 }
 
 
 def build(folder: Path, name: str) -> Path:
     """Play the position ``name`` into ``folder``/pbem.db and return the file."""
-    title, moves = POSITIONS[name]
+    title, moves, options = POSITIONS[name]
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "pbem.db"
     store = open_store(path, now=NOW)
     created = service.create_game(store, title, [(n, f"{n.lower()}@players.test")
                                                  for n in NAMES], seed=1, seating="fixed",
-                                  options={}, now=NOW, referee="ref@games.test")
+                                  options=options, now=NOW, referee="ref@games.test")
     for who, text in moves:
         service.act(store, created.game_id, who, text, source="cli", now=NOW)
     store.conn.close()

@@ -20,7 +20,7 @@ from doctools import load_tool
 from pbem.cli import main
 from pbem.engine.title import load_title
 from pbem.mail.processing import guide
-from pbem.notation.lexicon import GUIDE_PARTS
+from pbem.notation.lexicon import GUIDE_PARTS, HELP_TOPICS
 
 MAILS = [example for doc in GUIDES if (ROOT / doc).exists() for example in mail_examples(doc)]
 SESSIONS = {doc: sessions(doc) for doc in GUIDES if (ROOT / doc).exists()}
@@ -41,19 +41,27 @@ def test_the_guides_have_examples() -> None:
         [e.where for e in MAILS if e.position not in POSITIONS and e.position != "same"]
 
 
-def test_every_mail_example_gets_the_answer_shown(built: dict[str, Path],
+def chains(examples: list[MailExample]) -> list[list[MailExample]]:
+    """The examples in runs: one starting from a position, and those going on from it
+    (``same``), so each run is one game and the runs may go in parallel."""
+    runs: list[list[MailExample]] = []
+    for example in examples:
+        if example.position == "same":
+            assert runs, f"{example.where}: 'same' needs an example before it"
+            runs[-1].append(example)
+        else:
+            runs.append([example])
+    return runs
+
+
+@pytest.mark.parametrize("run", chains(MAILS), ids=lambda run: run[0].where)
+def test_every_mail_example_gets_the_answer_shown(run: list[MailExample],
+                                                  built: dict[str, Path],
                                                   tmp_path: Path) -> None:
-    """One test for all mail examples (a position is copied, not rebuilt, per example), so
-    the examples that go on from the one before (``same``) run in order."""
-    failures: list[str] = []
-    game: Position | None = None
-    for number, example in enumerate(MAILS):
-        if example.position != "same":
-            game = Position(built[example.position], tmp_path / str(number))
-        assert game is not None, f"{example.where}: 'same' needs an example before it"
-        problem = _check_mail(game, example)
-        if problem:
-            failures.append(f"{example.where}: {problem}")
+    """The examples of one run in order, in a copy of its position."""
+    game = Position(built[run[0].position], tmp_path)
+    failures = [f"{example.where}: {problem}" for example in run
+                if (problem := _check_mail(game, example))]
     assert not failures, "\n\n".join(failures)
 
 
@@ -119,6 +127,7 @@ COMPACT_LIMIT = 8_000
 
 def test_the_guide_parts_are_the_ones_help_accepts() -> None:
     assert guide.part_names() == list(GUIDE_PARTS)
+    assert not set(GUIDE_PARTS) & set(HELP_TOPICS), "a part would hide a command's help"
 
 
 def test_help_lists_the_parts_of_the_guide(built: dict[str, Path], tmp_path: Path) -> None:

@@ -187,7 +187,7 @@ def test_svg_where_no_png_can_be_made(table: Table, monkeypatch: pytest.MonkeyPa
     map picture at most 60 KB, the mail at most 80 KB); else the mail has the text map
     alone."""
     monkeypatch.setattr(views, "_DRAWN", OrderedDict())  # no picture made before
-    monkeypatch.setattr(views, "svg_to_png", lambda svg, **_: None)
+    monkeypatch.setattr(views, "map_picture", lambda parts, *_: None)
     table.send("Ann", "buy SV")
     [turn] = table.to("Ben", table.new_mail())
     svg = views.drawn_map(turn.text)
@@ -210,7 +210,7 @@ def test_a_rendering_bug_does_not_stop_the_game(table: Table,
         raise RuntimeError("renderer exploded")
 
     monkeypatch.setattr(views, "_DRAWN", OrderedDict())
-    monkeypatch.setattr(views, "svg_map", broken)
+    monkeypatch.setattr(views, "state_map_parts", broken)
     monkeypatch.setattr(views, "tables_text", broken)
     assert table.send("Ann", "buy SV").status == "processed"
     [turn] = table.to("Ben", table.new_mail())
@@ -218,3 +218,21 @@ def test_a_rendering_bug_does_not_stop_the_game(table: Table,
     assert "What you can do now:" in turn.text and "MAP (1830;" in turn.text
     assert [p.get_content_type() for p in turn.message.walk()] == [
         "multipart/alternative", "text/plain", "text/html"]  # no picture, but the mail
+
+
+@pytest.mark.parametrize("visibility", ["open", "corporation-cash-hidden",
+                                        "player-cash-hidden"])
+def test_the_tables_are_each_viewers_own(visibility: str) -> None:
+    """StateViews draws the holdings once for everyone in an open game, per viewer where
+    something is hidden: each viewer's are what tables_text draws for him."""
+    from positions import late_1830
+
+    from pbem.render import tables_text
+
+    state = late_1830()
+    state.options["visibility"] = visibility
+    shared = views.StateViews(state)
+    drawn = {name: tables_text(state, name) for name in [*state.names, None]}
+    for name, text in drawn.items():
+        assert shared.view(name).board == text
+    assert (len(set(drawn.values())) == 1) == (visibility == "open")

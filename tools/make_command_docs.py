@@ -64,13 +64,20 @@ PARTS = {
 
 
 def options(title: str) -> list[str]:
-    """One line per option of ``title``: its choices (the default first) and what it
-    does, with the rule the choice comes from."""
-    lines = ["| option | choices (the default first) | what it does |", "| --- | --- | --- |"]
-    for key, option in load_title(title).options.items():
+    """One line per option of ``title``: the rulebook's section (where the title's data
+    names them), its choices (the default first) and what it does."""
+    defined = load_title(title).options
+    ruled = any(option.rule for option in defined.values())
+    lines = ["| option |" + (" rule |" if ruled else "") + " choices (the default first) | "
+             "what it does |", "| --- |" + (" --- |" if ruled else "") + " --- | --- |"]
+    for key, option in defined.items():
         choices = [option.default, *(c for c in option.choices if c != option.default)]
         shown = ", ".join(f"`{c}`" for c in choices)
-        lines.append(f"| `{key}` | {shown} | {escaped(option.help)} |")
+        rule = f" {option.rule or '-'} |" if ruled else ""
+        lines.append(f"| `{key}` |{rule} {shown} | {escaped(option.help)} |")
+    if ruled:
+        lines += ["", "A rule `-`: the rulebook has no such choice; pbem's own option, or the "
+                      "reading of 18xx.games."]
     return lines
 
 

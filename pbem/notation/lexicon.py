@@ -98,7 +98,7 @@ HELP_TOPICS: tuple[str, ...] = (
 #: layer reads them, tests/test_docs_examples.py checks this list against the guide).
 GUIDE_PARTS: tuple[str, ...] = (
     "start", "auction", "stock", "operating", "1870", "talk", "orders", "reading", "refused",
-    "mails",
+    "deadlines", "mails",
 )
 
 

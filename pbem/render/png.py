@@ -27,15 +27,22 @@ def available() -> bool:
     return _resvg() is not None
 
 
-def svg_to_png(svg: str, zoom: float = 1.0, colours: int | None = None) -> bytes | None:
-    """PNG bytes of an SVG document, or None without a rasteriser; with ``colours``, in a
-    palette of that many (when Pillow is installed)."""
+def rasterise(svg: str, zoom: float = 1.0) -> bytes | None:
+    """PNG bytes (true colour) of an SVG document, or None without a rasteriser."""
     resvg = _resvg()
     if resvg is None:
         return None
     try:
-        data = bytes(resvg.svg_to_bytes(svg_string=svg, zoom=zoom, background="#ffffff"))
+        return bytes(resvg.svg_to_bytes(svg_string=svg, zoom=zoom, background="#ffffff"))
     except ValueError:
+        return None
+
+
+def svg_to_png(svg: str, zoom: float = 1.0, colours: int | None = None) -> bytes | None:
+    """PNG bytes of an SVG document, or None without a rasteriser; with ``colours``, in a
+    palette of that many (when Pillow is installed)."""
+    data = rasterise(svg, zoom)
+    if data is None:
         return None
     return palette_png(data, colours) if colours else data
 

@@ -24,6 +24,7 @@ from .stateinfo import state_board_view
 R = 36.0  # hex radius (centre to corner) in pixels
 W = math.sqrt(3) * R  # hex width
 MARGIN = 24.0
+BACKGROUND = "#fbf8f0"
 FILL = {"white": "#f3ead2", "yellow": "#f5dc4a", "green": "#68b860", "brown": "#c48a52",
         "gray": "#b8b8b8", "red": "#d9605a"}
 TERRAIN = {"water": "#2f6fb5", "river": "#2f6fb5", "lake": "#2f6fb5", "mountain": "#7a5230"}
@@ -276,15 +277,35 @@ def text_el(x: float, y: float, text: str, size: float, fill: str, bold: bool = 
 # -- the whole map ----------------------------------------------------------------------------
 
 
-def svg_document(views: Mapping[str, HexView], title: str) -> str:
+@dataclass(frozen=True)
+class MapParts:
+    """A map as its pieces: where the hexes lie, and each hex's drawing (``<g>``) in
+    the order they are drawn (pbem.render.raster redraws only the hexes that change)."""
+
+    title: str
+    layout: Layout
+    hexes: tuple[tuple[str, str], ...]  # (coordinate, its <g>)
+
+    def document(self) -> str:
+        """The whole map as a standalone SVG document."""
+        layout, title = self.layout, escape(self.title)
+        body = "".join(fragment for _, fragment in self.hexes)
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{fmt(layout.width)}" '
+                f'height="{fmt(layout.height)}" viewBox="0 0 {fmt(layout.width)} '
+                f'{fmt(layout.height)}" role="img" aria-label="{title}">'
+                f'<title>{title}</title>'
+                f'<rect width="100%" height="100%" fill="{BACKGROUND}"/>{rulers(layout)}'
+                f'<g id="hexes">{body}</g></svg>')
+
+
+def map_parts(views: Mapping[str, HexView], title: str) -> MapParts:
     layout = Layout.of(list(views))
-    body = "".join(hex_fragment(v, layout) for v in views.values())
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{fmt(layout.width)}" '
-            f'height="{fmt(layout.height)}" viewBox="0 0 {fmt(layout.width)} '
-            f'{fmt(layout.height)}" role="img" aria-label="{escape(title)}">'
-            f'<title>{escape(title)}</title>'
-            f'<rect width="100%" height="100%" fill="#fbf8f0"/>{rulers(layout)}'
-            f'<g id="hexes">{body}</g></svg>')
+    return MapParts(title, layout, tuple((coord, hex_fragment(view, layout))
+                                         for coord, view in views.items()))
+
+
+def svg_document(views: Mapping[str, HexView], title: str) -> str:
+    return map_parts(views, title).document()
 
 
 def rulers(layout: Layout) -> str:
@@ -300,6 +321,11 @@ def rulers(layout: Layout) -> str:
     return "".join(parts)
 
 
+def state_map_parts(state: GameState) -> MapParts:
+    """The game's map now, in pieces."""
+    return map_parts(state_board_view(state), f"{state.title} map")
+
+
 def svg_map(state: GameState) -> str:
     """The game's map now, as a standalone SVG document."""
-    return svg_document(state_board_view(state), f"{state.title} map")
+    return state_map_parts(state).document()

@@ -24,13 +24,15 @@ from .secret import (
     read_secret,
     secret_path_for,
 )
+from .snapshots import SnapshotsMixin
 
 DEFAULT_DB_PATH = "./pbem.db"
 BUSY_TIMEOUT_SECONDS = 5.0
 
 
-class Store(GamesMixin, EventsMixin, MailQueueMixin, RecordMixin, SeatsMixin):
-    """The event store of pbem: games, players, events, inbox and outbox, seats.
+class Store(GamesMixin, EventsMixin, MailQueueMixin, RecordMixin, SeatsMixin, SnapshotsMixin):
+    """The event store of pbem: games, players, events, inbox and outbox, seats, and the
+    snapshots of game states kept for speed.
 
     Build one with ``open_store``. Every method that writes runs in
     ``transaction()``; wrap several calls in one ``with store.transaction():``

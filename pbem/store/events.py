@@ -150,10 +150,18 @@ class EventsMixin(StoreBase):
             self.seal_game(game_id)
         return event
 
-    def events(self, game_id: int) -> list[dict[str, Any]]:
-        """Every event of the game in seq order, JSON decoded (reverts included)."""
+    def events(self, game_id: int, *, after: int = 0, facts: bool = True
+               ) -> list[dict[str, Any]]:
+        """Every event of the game in seq order, JSON decoded (reverts included); only
+        those after seq ``after``; without ``facts`` each event's facts are left unread
+        (an empty list: what the mails' recaps read needs none, and reading them is most
+        of the time)."""
         self._require_game(game_id)
-        rows = self._rows("SELECT * FROM events WHERE game_id = ? ORDER BY seq", [game_id])
+        rows = self._rows("SELECT * FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+                          [game_id, after])
+        if not facts:
+            for row in rows:
+                row["facts"] = "[]"
         return [decode_event(row) for row in rows]
 
     def last_seq(self, game_id: int) -> int:

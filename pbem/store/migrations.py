@@ -240,12 +240,30 @@ def m0005_seats_and_referee(db: Database) -> None:
     ])
 
 
+def m0006_snapshots(db: Database) -> None:
+    """``snapshots``: game states cached for speed (pbem.snapshot), never the truth: the
+    state after event ``seq``, the hash of that event, the engine that wrote it, and a
+    seal under the server secret (a state is read back only when its seal holds)."""
+    _run(db, [
+        """CREATE TABLE snapshots (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            hash TEXT NOT NULL,
+            engine TEXT NOT NULL,
+            state BLOB NOT NULL,
+            seal TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+    ])
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
     ("0003_player_settings", m0003_player_settings),
     ("0004_keyed_record", m0004_keyed_record),
     ("0005_seats_and_referee", m0005_seats_and_referee),
+    ("0006_snapshots", m0006_snapshots),
 ]
 
 

@@ -171,7 +171,7 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
         queue_notice(store, config, game, players, views, notice, now, skip=run.player)
     if not run.changed:
         return
-    events = store.events(run.game_id)
+    events = store.events(run.game_id, facts=False)  # the recaps read no facts
     if after.finished:
         for player in players:
             recent = [] if player["name"] == run.player else recent_lines(events, player)

@@ -24,15 +24,19 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ...engine.game import to_act
+from ...engine.game import legal_moves, to_act
 from ...engine.state import GameState
 from ...moderation.describe import DeadlineView
 from ...render import market_text as render_market
-from ...render import svg_map, svg_to_png, tables_text
+from ...render import tables_text
 from ...render.board_text import board_parts
 from ...render.png import MAIL_COLOURS
 from ...render.prompt import context_lines, offer_lines, offers
+from ...render.raster import forget as forget_drawings
+from ...render.raster import picture as map_picture
 from ...render.recent import is_service_event, quiet, visible_to
+from ...render.stateinfo import OPEN, visibility
+from ...render.svg import Layout, MapParts, state_map_parts
 from ...render.tables import round_name
 from ...store import Store
 
@@ -60,10 +64,16 @@ class StateViews:
     def __init__(self, state: GameState, deadlines: DeadlineView | None = None) -> None:
         self.state = state
         self.deadlines = deadlines
+        self._tables: dict[str | None, str] = {}
 
     @cached_property
     def waiting(self) -> list[str]:
         return to_act(self.state)
+
+    @cached_property
+    def moves(self) -> dict[str, list[dict[str, Any]]]:
+        """The legal moves of every player (listed once for all the prompts)."""
+        return legal_moves(self.state)
 
     @cached_property
     def round(self) -> str:
@@ -79,6 +89,14 @@ class StateViews:
         market = _safely(lambda: _market(self.state), "the stock market")
         return f"{market}\n\n{drawing}"
 
+    def tables(self, viewer: str | None) -> str:
+        """The holdings as ``viewer`` sees them: drawn once for everyone when the game
+        hides nothing (the tables depend on the viewer only through what is hidden)."""
+        key = None if visibility(self.state) == OPEN else viewer
+        if key not in self._tables:
+            self._tables[key] = _safely(lambda: tables_text(self.state, key), "the tables")
+        return self._tables[key]
+
     def view(self, viewer: str | None = None, recent: Sequence[str] = ()) -> GameView:
         """The game as ``viewer`` may see it (None: the referee, nothing hidden).
 
@@ -88,9 +106,10 @@ class StateViews:
         state = self.state
         return GameView(
             round=self.round,
-            board=_safely(lambda: tables_text(state, viewer), "the tables"),
+            board=self.tables(viewer),
             market=self.map_and_market,
-            prompt=_safely(lambda: prompt_text(state, viewer, recent), "the commands")
+            prompt=_safely(lambda: prompt_text(state, viewer, recent,
+                                               self.moves.get(viewer, [])), "the commands")
             if viewer else "",
             waiting=list(self.waiting),
         )
@@ -196,11 +215,13 @@ def history_line(event: dict[str, Any], kept: set[int]) -> str:
 # -- the prompt ----------------------------------------------------------------------------------
 
 
-def prompt_text(state: GameState, viewer: str, recent: Sequence[str] = ()) -> str:
+def prompt_text(state: GameState, viewer: str, recent: Sequence[str] = (),
+                moves: Sequence[dict[str, Any]] | None = None) -> str:
     """The legal commands of ``viewer``, one line per kind with a ready-to-copy example
     and the numbers that matter (pbem.render.prompt), the viewer's cash (and his
-    corporation's, when he runs it), then what happened since his last turn."""
-    found = offers(state, viewer)
+    corporation's, when he runs it), then what happened since his last turn.
+    ``moves``: his legal moves, when the caller has listed them."""
+    found = offers(state, viewer, moves)
     if not found:
         return ""
     lines = offer_lines(found) + context_lines(state, viewer)
@@ -235,26 +256,53 @@ class MapImage:
 
 @dataclass
 class DrawnMap:
-    """A map ``game_view`` drew: its SVG, and its pictures by zoom (made on first use)."""
+    """A map ``game_view`` drew: its pieces (pbem.render.svg.MapParts), and its pictures
+    by zoom (made on first use, shared by every mail that shows this map)."""
 
-    svg: str
+    parts: MapParts
     anchor: str  # the first line of its text (the HTML puts the picture there)
     symbols: tuple[str, ...]  # the title's corporations, to colour them in the HTML
     images: dict[float, MapImage | None] = field(default_factory=dict)
 
+    @cached_property
+    def svg(self) -> str:
+        return self.parts.document()
+
     def image(self, budget: int = MAP_IMAGE_LIMIT) -> MapImage | None:
         """The largest picture of at most ``budget`` bytes (and MAP_IMAGE_LIMIT), or
-        None when even the smallest is larger."""
+        None when even the smallest is larger. The first zoom tried is the largest that
+        the pictures made so far (of this map, else of the last map of this layout)
+        say will fit: a picture's bytes go with its area."""
         budget = min(budget, MAP_IMAGE_LIMIT)
-        for zoom in ZOOMS:
+        for zoom in ZOOMS[self._first(budget):]:
             if zoom not in self.images:
                 self.images[zoom] = _picture(self, zoom)
             found = self.images[zoom]
+            if found is not None and found.subtype == "png":
+                _BYTES_PER_AREA[self.parts.layout] = len(found.data) / zoom ** 2
             if found is not None and len(found.data) <= budget:
                 return found
             if found is not None and found.subtype != "png":
                 return None  # an SVG has no smaller size
         return None
+
+    def _first(self, budget: int) -> int:
+        """The index in ZOOMS of the first zoom to try for ``budget``."""
+        made = [(zoom, len(image.data)) for zoom, image in self.images.items()
+                if image is not None and image.subtype == "png"]
+        per_area = (max(made)[1] / max(made)[0] ** 2 if made
+                    else _BYTES_PER_AREA.get(self.parts.layout))
+        if per_area is None:
+            return 0
+        for index, zoom in enumerate(ZOOMS):
+            if zoom in self.images or per_area * zoom ** 2 <= budget * 1.02:
+                return index
+        return len(ZOOMS) - 1
+
+
+#: The bytes of the last picture of each map layout per unit of zoom squared, to guess
+#: the zoom that fits a budget.
+_BYTES_PER_AREA: dict[Layout, float] = {}
 
 
 #: The maps drawn lately (their text, normalised) with their SVG; the PNG is made on
@@ -271,15 +319,15 @@ def _normal(text: str) -> str:
 
 def _remember(map_text: str, state: GameState) -> None:
     try:
-        svg = svg_map(state)
+        parts = state_map_parts(state)
     except Exception:  # noqa: BLE001 - the mail goes without a picture
         log.exception("drawing the SVG map failed")
         return
     key = _normal(map_text)
     with _LOCK:
         known = _DRAWN.get(key)
-        if known is None or known.svg != svg:
-            _DRAWN[key] = DrawnMap(svg, key.partition("\n")[0],
+        if known is None or known.parts != parts:
+            _DRAWN[key] = DrawnMap(parts, key.partition("\n")[0],
                                    tuple(state.rules.corporations))
         _DRAWN.move_to_end(key)
         while len(_DRAWN) > _KEEP:
@@ -309,10 +357,19 @@ def map_image(text: str, budget: int = MAP_IMAGE_LIMIT) -> MapImage | None:
 def _picture(drawn: DrawnMap, zoom: float) -> MapImage | None:
     png = None
     try:
-        png = svg_to_png(drawn.svg, zoom=zoom, colours=MAIL_COLOURS)
+        png = map_picture(drawn.parts, zoom, MAIL_COLOURS)
     except Exception:  # noqa: BLE001 - the SVG will do
         log.exception("rasterising the map failed")
     if png is not None:
         return MapImage("png", png, "map.png", drawn.anchor, drawn.symbols)
     return MapImage("svg+xml", drawn.svg.encode("utf-8"), "map.svg", drawn.anchor,
                     drawn.symbols)
+
+
+def forget() -> None:
+    """Forget every map drawn in this process and its pictures (a benchmark starts as a
+    service that never drew the game)."""
+    with _LOCK:
+        _DRAWN.clear()
+        _BYTES_PER_AREA.clear()
+    forget_drawings()

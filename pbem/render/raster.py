@@ -1,0 +1,174 @@
+"""The map as a picture for mail, made fast (PNG; resvg draws, Pillow finishes).
+
+Drawing a whole late-game map with resvg takes hundreds of milliseconds, and a mail's
+map differs from the one drawn before it in a hex or two. So:
+
+* a map is drawn at zoom 1 (``draw``) and the drawing is kept (the last KEEP, in this
+  process); a later map of the same layout starts from the kept drawing that differs
+  from it in the fewest hexes and redraws only a rectangle around each hex that
+  changed: the whole map's SVG seen through that rectangle (every hex whose drawing
+  may reach into it, in the map's order, on the same pixel grid), so the pixels are
+  those of a drawing of the whole map;
+* a picture (``picture``) is the drawing scaled to the zoom asked for, in a palette of a
+  few colours (median cut, found on every other pixel), as PNG.
+
+A hex's drawing may reach OVERFLOW pixels beyond its hexagon (a revenue disc beside a
+city of three slots, a long name; tests/test_render_raster.py checks every hex of full
+maps of both titles).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from .png import rasterise
+from .svg import BACKGROUND, Layout, MapParts, R, W, rulers
+
+#: How far (pixels at zoom 1) one hex's drawing may reach beyond its hexagon.
+OVERFLOW = 24.0
+#: Drawings kept in this process (one full map is about 2 MB).
+KEEP = 6
+#: Beyond this share of the map changed, the whole map is drawn again.
+REDRAW_SHARE = 0.4
+
+Box = tuple[int, int, int, int]  # left, top, width, height in pixels at zoom 1
+
+
+@dataclass
+class Drawing:
+    """A map drawn at zoom 1 (an RGB Pillow image) and the pieces it was drawn from."""
+
+    parts: MapParts
+    image: Any
+
+    @property
+    def hexes(self) -> dict[str, str]:
+        return dict(self.parts.hexes)
+
+
+_DRAWINGS: OrderedDict[int, Drawing] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def forget() -> None:
+    """Forget the drawings kept in this process."""
+    with _LOCK:
+        _DRAWINGS.clear()
+
+
+def size(layout: Layout) -> tuple[int, int]:
+    """The drawing's pixels: the map's size rounded up, so pixels are user units."""
+    return math.ceil(layout.width), math.ceil(layout.height)
+
+
+def hex_box(layout: Layout, coord: str) -> Box:
+    """The pixels one hex's drawing may touch."""
+    cx, cy = layout.centre(coord)
+    left, top = math.floor(cx - W / 2 - OVERFLOW), math.floor(cy - R - OVERFLOW)
+    right, bottom = math.ceil(cx + W / 2 + OVERFLOW), math.ceil(cy + R + OVERFLOW)
+    width, height = size(layout)
+    left, top = max(left, 0), max(top, 0)
+    return left, top, min(right, width) - left, min(bottom, height) - top
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and \
+        b[1] < a[1] + a[3]
+
+
+def box_document(parts: MapParts, box: Box) -> str:
+    """The map's SVG seen through ``box`` (pixels at zoom 1): the background, the
+    rulers and every hex whose drawing may reach into the box, in the map's order."""
+    left, top, width, height = box
+    body = "".join(fragment for coord, fragment in parts.hexes
+                   if _meets(hex_box(parts.layout, coord), box))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="{left} {top} {width} {height}">'
+            f'<rect x="{left}" y="{top}" width="{width}" height="{height}" '
+            f'fill="{BACKGROUND}"/>{rulers(parts.layout)}<g>{body}</g></svg>')
+
+
+def _render(parts: MapParts, box: Box) -> Any | None:
+    from PIL import Image
+
+    data = rasterise(box_document(parts, box))
+    if data is None:
+        return None
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def draw(parts: MapParts) -> Any | None:
+    """The map drawn at zoom 1 (RGB), from the closest drawing kept; None where resvg
+    or Pillow is not installed."""
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        return None
+    key = hash(parts.hexes)
+    with _LOCK:
+        kept = _DRAWINGS.get(key)
+        if kept is not None and kept.parts == parts:
+            _DRAWINGS.move_to_end(key)
+            return kept.image
+        candidates = [d for d in _DRAWINGS.values()
+                      if d.parts.layout == parts.layout and d.parts.title == parts.title]
+    image = _update(parts, candidates)
+    if image is None:
+        return None
+    with _LOCK:
+        _DRAWINGS[key] = Drawing(parts, image)
+        _DRAWINGS.move_to_end(key)
+        while len(_DRAWINGS) > KEEP:
+            _DRAWINGS.popitem(last=False)
+    return image
+
+
+def _update(parts: MapParts, candidates: list[Drawing]) -> Any | None:
+    """Redraw the hexes that differ from the closest candidate, or the whole map."""
+    width, height = size(parts.layout)
+    new = dict(parts.hexes)
+    best: tuple[list[str], Drawing] | None = None
+    for drawing in candidates:
+        old = drawing.hexes
+        if old.keys() != new.keys():
+            continue
+        changed = [c for c in new if new[c] != old[c]]
+        if best is None or len(changed) < len(best[0]):
+            best = changed, drawing
+    boxes = [hex_box(parts.layout, coord) for coord in best[0]] if best else []
+    if best is None or sum(b[2] * b[3] for b in boxes) > REDRAW_SHARE * width * height:
+        return _render(parts, (0, 0, width, height))
+    image = best[1].image.copy()
+    for box in boxes:
+        piece = _render(parts, box)
+        if piece is None:
+            return None
+        image.paste(piece, box[:2])
+    return image
+
+
+def picture(parts: MapParts, zoom: float, colours: int) -> bytes | None:
+    """The map as PNG at ``zoom``, in at most ``colours`` colours; None where it cannot
+    be made (no resvg or no Pillow)."""
+    from PIL import Image
+
+    image = draw(parts)
+    if image is None:
+        return None
+    if zoom != 1.0:
+        scaled = (max(1, round(image.width * zoom)), max(1, round(image.height * zoom)))
+        image = image.resize(scaled, Image.Resampling.BOX)
+    sample = image.resize((max(1, image.width // 2), max(1, image.height // 2)),
+                          Image.Resampling.NEAREST)
+    palette = sample.quantize(colors=colours, method=Image.Quantize.MEDIANCUT,
+                              dither=Image.Dither.NONE)
+    small = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, "PNG", compress_level=6)
+    return out.getvalue()
+

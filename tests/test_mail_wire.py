@@ -1,0 +1,85 @@
+"""compose.wire_bytes writes a mail as the email package's generator does, byte for byte
+(bodies set aside while the generator writes headers and boundaries, then put back);
+the picture's part is the base64 MIMEImage would write."""
+
+from __future__ import annotations
+
+from email import message_from_bytes
+from email.message import Message
+from email.mime.image import MIMEImage
+from email.mime.multipart import MIMEMultipart
+from email.policy import default as default_policy
+
+import pytest
+from positions import late_1830
+
+from bench.bench_mail_size import your_turn_size
+from pbem.mail.outbound import compose
+from pbem.mail.outbound.views import MapImage
+
+PICTURE = bytes(range(256)) * 300  # 76,800 bytes: a thousand lines of base64
+
+
+def mail(text: str, html: str, with_picture: bool, subject: str = "[1830 #3] Ann to act",
+         boundary: str | None = None) -> Message:
+    msg = MIMEMultipart("alternative", boundary=boundary)
+    msg.attach(compose._text_part(text, "plain"))
+    html_part = compose._text_part(html, "html")
+    if with_picture:
+        image = MapImage("png", PICTURE, "map.png", "MAP", ())
+        msg.attach(compose._related(html_part, image, "map.1@games.test"))
+    else:
+        msg.attach(html_part)
+    msg["To"] = "ann@players.test"
+    msg["Subject"] = compose._header(subject)  # type: ignore[assignment]
+    msg["Message-ID"] = "<pbem.3.turn.1@games.test>"
+    return msg
+
+
+TEXTS = [
+    ("Hi all!\nbuy SV\n\n", "<p>buy SV</p>\n"),
+    ("Zürich–Bâle\r\nline two\rline three", "<p>Zürich</p>"),  # UTF-8, quoted-printable
+    ("no line end at the end", ""),
+    ("a\r\r\nb\n\r\nc\r\r", "x\n\n\r"),
+    ("From the start\n.\n..\n" + "x" * 2000 + "\n", "<pre>\n\n</pre>"),
+]
+
+
+@pytest.mark.parametrize("with_picture", [False, True])
+@pytest.mark.parametrize("text,html", TEXTS)
+def test_the_same_bytes_as_the_generator(text: str, html: str, with_picture: bool) -> None:
+    msg = mail(text, html, with_picture, subject="[1870 #3] Zoë to act")
+    fast = compose.wire_bytes(msg)  # sets the boundaries the generator then keeps
+    assert fast == msg.as_bytes(policy=compose._WIRE)
+    assert b"pbem-body-" not in fast
+
+
+def test_a_body_holding_a_boundary_goes_through_the_generator() -> None:
+    msg = mail("see --=_pbem_x--", "", False, boundary="=_pbem_x")
+    assert compose.wire_bytes(msg) == msg.as_bytes(policy=compose._WIRE)
+
+
+def test_the_picture_part_is_what_mimeimage_writes() -> None:
+    ours = compose._related(compose._text_part("<p/>", "html"),
+                            MapImage("png", PICTURE, "map.png", "MAP", ()), "c@x")
+    picture = ours.get_payload()[1]
+    reference = MIMEImage(PICTURE, "png")
+    assert picture.get_payload() == reference.get_payload()
+    assert picture.items()[:3] == reference.items()
+
+
+def test_a_late_game_mail_reads_back_with_its_picture() -> None:
+    size = your_turn_size(late_1830(), [], "full")
+    assert size.image > 10_000 and size.total > size.image
+
+
+def test_built_mails_parse_with_every_part() -> None:
+    raw = compose.wire_bytes(mail(*TEXTS[1], with_picture=True))
+    msg = message_from_bytes(raw, policy=default_policy)
+    kinds = [p.get_content_type() for p in msg.walk()]
+    assert kinds == ["multipart/alternative", "text/plain", "multipart/related",
+                     "text/html", "image/png"]
+    image = next(p for p in msg.walk() if p.get_content_type() == "image/png")
+    assert image.get_content() == PICTURE
+    assert "Zürich" in next(p for p in msg.walk()
+                            if p.get_content_type() == "text/plain").get_content()

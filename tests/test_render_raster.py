@@ -1,0 +1,121 @@
+"""The map picture made fast (pbem.render.raster): a map drawn again redraws only the
+hexes that changed, and comes out as the whole map drawn anew (but for the smoothing of a
+few edge pixels); no hex draws beyond OVERFLOW; pictures are palette PNGs that shrink
+with the zoom."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from positions import ALL_COLOURS, late_1830, midgame_1870, random_board
+
+from pbem.engine.board.tiles import unique_rotations
+from pbem.engine.board.track import lay_tile, placements
+from pbem.engine.state import GameState
+from pbem.render import raster
+from pbem.render.png import available, rasterise
+from pbem.render.svg import MapParts, state_map_parts
+
+PIL = pytest.importorskip("PIL")
+from PIL import Image, ImageChops  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not available(), reason="resvg-py is not installed")
+
+
+def crowded(title: str, seed: int) -> GameState:
+    state = late_1830(seed) if title == "1830" else midgame_1870()
+    state.board = random_board(title, seed)
+    return state
+
+
+def image(svg: str) -> Image.Image:
+    data = rasterise(svg)
+    assert data is not None
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def whole(parts: MapParts) -> Image.Image:
+    return image(raster.box_document(parts, (0, 0, *raster.size(parts.layout))))
+
+
+def one_more_tile(state: GameState, seed: int) -> tuple[GameState, str]:
+    """The state with a tile laid (or upgraded) on one more hex, and that hex."""
+    after = state.clone()
+    board, board_map = after.board, after.map
+    rng = random.Random(seed)
+    coords = [c for c, h in board_map.hexes.items() if h.buildable]
+    rng.shuffle(coords)
+    for coord in coords:
+        options = [(t, r) for t, left in board.tiles_left.items() if left > 0
+                   for r in unique_rotations(board_map.tiles[t], placements(
+                       board_map, board, coord, t, ALL_COLOURS))]
+        if options:
+            lay_tile(board_map, board, coord, *rng.choice(options))
+            return after, coord
+    raise AssertionError("no hex takes a tile")
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 5), ("1870", 3)])
+def test_no_hex_draws_beyond_its_box(title: str, seed: int) -> None:
+    """Each hex alone, on a canvas much larger than its box: every pixel it changes lies
+    in ``hex_box`` (OVERFLOW around the hexagon), which the redraw relies on."""
+    parts = state_map_parts(crowded(title, seed))
+    width, height = raster.size(parts.layout)
+    for coord, fragment in parts.hexes:
+        box = raster.hex_box(parts.layout, coord)
+        left, top = max(box[0] - 40, 0), max(box[1] - 40, 0)
+        canvas = (left, top, min(box[0] + box[2] + 40, width) - left,
+                  min(box[1] + box[3] + 40, height) - top)
+        x, y, w, h = canvas
+        alone = image(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+                      f'viewBox="{x} {y} {w} {h}"><rect x="{x}" y="{y}" width="{w}" '
+                      f'height="{h}" fill="#00ff00"/>{fragment}</svg>')
+        changed = ImageChops.difference(alone, Image.new("RGB", (w, h), (0, 255, 0))).getbbox()
+        assert changed is not None, coord
+        x0, y0, x1, y1 = (changed[0] + left, changed[1] + top, changed[2] + left,
+                          changed[3] + top)
+        assert box[0] <= x0 and box[1] <= y0 and x1 <= box[0] + box[2] and \
+            y1 <= box[1] + box[3], (coord, box, (x0, y0, x1, y1))
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 5), ("1870", 3)])
+def test_a_map_drawn_again_is_the_whole_map_drawn_anew(title: str, seed: int) -> None:
+    raster.forget()
+    before = crowded(title, seed)
+    first = raster.draw(state_map_parts(before))
+    after, coord = one_more_tile(before, seed)
+    parts = state_map_parts(after)
+    changed = [c for (c, f), (_, g) in zip(state_map_parts(before).hexes, parts.hexes,
+                                           strict=True) if f != g]
+    assert changed == [coord]
+    again = raster.draw(parts)
+    assert again is not None and first is not None
+    box = raster.hex_box(parts.layout, coord)
+    assert ImageChops.difference(first, again).getbbox() is not None  # the tile is drawn
+    outside = ImageChops.difference(first, again)
+    outside.paste((0, 0, 0), (box[0], box[1], box[0] + box[2], box[1] + box[3]))
+    assert outside.getbbox() is None  # nothing else was touched
+    anew = whole(parts)
+    diff = ImageChops.difference(again, anew).convert("L")
+    hist = diff.histogram()
+    # the same pixels but for the smoothing of a few edge pixels of the redrawn box
+    assert sum(hist[9:]) <= 0.02 * box[2] * box[3], sum(hist[9:])
+    assert raster.draw(parts) is again  # kept: the same map is not drawn twice
+
+
+def test_pictures_are_palette_pngs_that_shrink_with_the_zoom() -> None:
+    raster.forget()
+    parts = state_map_parts(crowded("1870", 3))
+    sizes = []
+    for zoom in (1.0, 0.7, 0.5):
+        data = raster.picture(parts, zoom, 32)
+        assert data is not None
+        picture = Image.open(io.BytesIO(data))
+        assert picture.format == "PNG" and picture.mode == "P"
+        assert len(picture.getcolors() or []) <= 32
+        width, height = raster.size(parts.layout)
+        assert picture.size == (round(width * zoom), round(height * zoom))
+        sizes.append(len(data))
+    assert sizes == sorted(sizes, reverse=True)
