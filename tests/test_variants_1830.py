@@ -582,3 +582,40 @@ def test_4_0_schuylkill_valley(rule: str, cost: int) -> None:
     book(state).tile_laid(ctx, "PRR", "G15", cost)
     apply_facts(state, ctx.facts)
     assert state.privates["SV"].closed == (rule == "half-cost")
+
+
+# -- V-6.3 several brown-zone shares, V-1.1 seating -----------------------------------------------
+
+
+def prr_in_the_brown_zone(**options: str) -> Table:
+    t = second_stock_round(**options)
+    market = t.state.rules.market
+    t.state.corps["PRR"].cell = next(pos for pos, cell in sorted(market.cells.items())
+                                     if cell.zone == "brown")
+    turn_of(t, "B")
+    return t
+
+
+def test_v6_3_several_brown_zone_shares_from_the_pool_only() -> None:
+    t = prr_in_the_brown_zone()
+    assert "only from the bank pool" in t.refused("B", "buy_share", corp="PRR", source="ipo",
+                                                  count=2)
+
+
+def test_v6_3_several_brown_zone_shares_from_the_initial_offering_too() -> None:
+    t = prr_in_the_brown_zone(brown_buy="pool-and-ipo")
+    give_cash(t, "p:B", 500)
+    t.act("B", "buy_share", corp="PRR", source="ipo", count=2)
+    assert t.pct("B", "PRR") == 30
+
+
+def test_v1_1_seating_random_or_as_given(tmp_path: Path) -> None:
+    """C-2.1 (★): the seats are drawn (from the game's seed); free seating: the order
+    the players are given."""
+    cli = Cli(tmp_path / "games.db")
+    players = [arg for n in "ABCDEF" for arg in ("--player", f"{n}:{n.lower()}@x.org")]
+    orders = []
+    for seating in ("fixed", "random"):
+        game = cli.ok("new", "1830", *players, "--seed", "7", "--seating", seating).strip()
+        orders.append([p["name"] for p in cli.show(int(game))["players"]])
+    assert orders[0] == list("ABCDEF") and sorted(orders[1]) == orders[0] != orders[1]
