@@ -299,3 +299,21 @@ def test_processed_mail_moved_to_a_folder(world: MailWorld) -> None:
         assert commands(store, game.id) == ["buy SV", "buy CS"]
     finally:
         store.close()
+
+
+def test_answers_go_out_while_a_backlog_is_read(world: MailWorld) -> None:
+    """Three players' mails wait in the mailbox when pbem serve starts. The answers to
+    each are sent before the next is read: the sender had a turn only while the poller
+    waited on the network, about one mail out per mail read (the soak's finding,
+    docs/security.md), so players waited for the whole backlog to be read."""
+    game = world.new_game(welcome=False)
+    deliver_moves(world, game)
+    proc = world.serve()
+    world.sink.wait_for(lambda ds: [d for d in ds if d.recipient == game.email("Cat")
+                                    and "buys DH" in d.text()])
+    assert proc.terminate() == 0
+    read = [i for i, line in enumerate(proc.log) if ": processed" in line]
+    sent = [i for i, line in enumerate(proc.log) if " sent <" in line]
+    assert len(read) == 3, proc.log
+    for this, following in zip(read, read[1:], strict=False):
+        assert any(this < i < following for i in sent), proc.log

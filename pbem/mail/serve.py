@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..moderation.timecalc import parse_moment
@@ -31,6 +31,7 @@ log = logging.getLogger("pbem.mail")
 MAX_BACKOFF = 300.0
 POLL_OUTBOX = 30.0  # also look for mail queued by other processes (pbem inbox retry)
 POLL_TIMERS = 60.0  # also look for deadlines set by other processes (pbem act)
+ANSWER_WAIT = 20.0  # the longest the poller waits for the answers to a mail to be sent
 
 
 @dataclass
@@ -45,12 +46,17 @@ class PollReport:
 class Poller:
     def __init__(self, store: Store, config: MailConfig, wake: asyncio.Event | None = None,
                  stop: asyncio.Event | None = None,
-                 timers: asyncio.Event | None = None) -> None:
+                 timers: asyncio.Event | None = None,
+                 answered: Callable[[], Awaitable[None]] | None = None) -> None:
         self.store = store
         self.config = config
         self.wake = wake or asyncio.Event()
         self.stop = stop or asyncio.Event()
         self.timers = timers  # woken after each message: it may start or end a deadline
+        #: awaited after each message (``serve``: the sender's round that sends its
+        #: answers). Without it the sender had a turn only while the poller waited on the
+        #: network: about one mail out per mail read while a backlog was read (the soak).
+        self.answered = answered
         self.connected = asyncio.Event()  # set while a connection is open (tests wait on it)
 
     async def drain(self, mailbox: Mailbox) -> PollReport:
@@ -67,6 +73,8 @@ class Poller:
                 report.again += 1
                 continue
             status = await self.handle(mailbox, uid)
+            if self.answered is not None:
+                await self.answered()
             if hasattr(report, status):
                 setattr(report, status, getattr(report, status) + 1)
         return report
@@ -120,9 +128,11 @@ class Poller:
         await mailbox.open()
         self.connected.set()
         while not self.stop.is_set():
-            await self.drain(mailbox)
+            report = await self.drain(mailbox)
             if self.stop.is_set():
                 break
+            if report.seen > report.again:  # more may have come while those were handled
+                continue  # and answered: IDLE tells only of mail that comes after it starts
             await mailbox.wait(self.stop)
         return True
 
@@ -150,18 +160,43 @@ class SendLoop:
         self.store = store
         self.wake = wake
         self.stop = stop
+        self.started = self.finished = 0  # sending rounds
+        self._round_ended = asyncio.Condition()
 
     async def run(self) -> None:
         try:
             while not self.stop.is_set():
                 self.wake.clear()
-                await self.sender.send_due(self.stop)
+                self.started += 1
+                try:
+                    await self.sender.send_due(self.stop)
+                finally:
+                    self.finished = self.started
+                    async with self._round_ended:
+                        self._round_ended.notify_all()
                 due = self.store.outbox_next_due()
                 timeout = POLL_OUTBOX if due is None else min(max(seconds_until(due, now()), 0.05),
                                                            POLL_OUTBOX)
                 await _wait_any(self.wake, self.stop, timeout)
         finally:
             await self.sender.close()
+
+
+    async def caught_up(self, limit: float = ANSWER_WAIT) -> None:
+        """Wait until a sending round that starts after now has ended (what is due now is
+        sent, or has failed for now), or ``limit`` seconds at most: a slow or absent SMTP
+        server delays the reading of the next mail only that long."""
+        needed = self.started + 1
+        self.wake.set()
+
+        async def ended() -> None:
+            async with self._round_ended:
+                await self._round_ended.wait_for(lambda: self.finished >= needed)
+
+        try:
+            await asyncio.wait_for(ended(), limit)
+        except TimeoutError:
+            log.info("the sender is still busy; reading the next mail")
 
 
 class TimerLoop:
@@ -240,8 +275,8 @@ async def serve(store: Store, config: MailConfig, stop: asyncio.Event | None = N
     handled = _on_signals(stop)
     wake.set()  # send what is due at once
     timers_wake = asyncio.Event()
-    poller = Poller(store, config, wake, stop, timers_wake)
     sender = SendLoop(store, config, wake, stop)
+    poller = Poller(store, config, wake, stop, timers_wake, answered=sender.caught_up)
     timers = TimerLoop(store, config, timers_wake, wake, stop)
     if ready is not None:
         ready.set()
