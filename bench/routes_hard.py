@@ -63,20 +63,19 @@ class Board:
         return f"{self.title}-{self.fill}-s{self.seed}-x{self.stations}-b{self.blocking}"
 
 
-def build(spec: Board) -> tuple[Map, BoardState]:
-    """The board of `spec` (from the cache when there)."""
-    board_map = load_map(spec.title)
-    cache = CACHE / f"{spec.name}.json"
-    if cache.exists():
-        return board_map, BoardState.from_dict(json.loads(cache.read_text(encoding="utf-8")))
-    rng = random.Random(f"{spec.title}/{spec.fill}/{spec.seed}")
+def tiled_board(board_map: Map, rng: random.Random, stations: int, blocking: int,
+                 fill: tuple[float, ...] | None = None) -> BoardState:
+    """Random legal tiles laid in passes (yellow, green, brown, gray; tiles unlimited),
+    in each pass on every buildable hex or, with ``fill``, on that share of them; then
+    ``stations`` stations of X in random cities and ``blocking`` stations of others in
+    free slots. (tests/routehelp.py builds its full boards with it, without ``fill``.)"""
     board = BoardState.new(board_map)
     board.tiles_left = {t: 99 for t in board_map.tiles}
     for step, colour in enumerate(COLOURS):
         coords = [c for c, h in board_map.hexes.items() if h.buildable]
         rng.shuffle(coords)
         for coord in coords:
-            if rng.random() >= FILL[spec.fill][step]:
+            if fill is not None and rng.random() >= fill[step]:
                 continue
             options = [(t, r) for t, tile in board_map.tiles.items() if tile.colour == colour
                        for r in placements(board_map, board, coord, t, COLOURS[:step + 1])]
@@ -85,14 +84,25 @@ def build(spec: Board) -> tuple[Map, BoardState]:
     cities = [(c, i) for c in board_map.hexes
               for i, s in enumerate(tile_at(board_map, board, c)[0].stops) if s.kind == "city"]
     rng.shuffle(cities)
-    for coord, index in cities[:spec.stations]:
+    for coord, index in cities[:stations]:
         place_token(board_map, board, coord, index, "X")
     slots = [(c, i) for c, i in cities
              for _ in range(tile_at(board_map, board, c)[0].stops[i].slots
                             - len(board.tokens_at(c, i)))]
     rng.shuffle(slots)
-    for k, (coord, index) in enumerate(slots[:spec.blocking]):
+    for k, (coord, index) in enumerate(slots[:blocking]):
         place_token(board_map, board, coord, index, f"Y{k}")
+    return board
+
+
+def build(spec: Board) -> tuple[Map, BoardState]:
+    """The board of `spec` (from the cache when there)."""
+    board_map = load_map(spec.title)
+    cache = CACHE / f"{spec.name}.json"
+    if cache.exists():
+        return board_map, BoardState.from_dict(json.loads(cache.read_text(encoding="utf-8")))
+    rng = random.Random(f"{spec.title}/{spec.fill}/{spec.seed}")
+    board = tiled_board(board_map, rng, spec.stations, spec.blocking, FILL[spec.fill])
     CACHE.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps(board.to_dict()), encoding="utf-8")
     return board_map, board

@@ -9,41 +9,18 @@ import random
 from collections.abc import Sequence
 from math import prod
 
+from bench.routes_hard import tiled_board
 from pbem.engine.board.hexes import neighbour
-from pbem.engine.board.map import BoardState, Map, MapHex, load_map, place_token, tile_at
+from pbem.engine.board.map import BoardState, Map, MapHex, load_map
 from pbem.engine.board.tiles import End, Stop, Tile
-from pbem.engine.board.track import TrackGraph, lay_tile, placements
-
-COLOURS = ("yellow", "green", "brown", "gray")
+from pbem.engine.board.track import TrackGraph
 
 
 def full_board(title: str, seed: int, blocking: int) -> tuple[Map, BoardState]:
     """Every buildable hex tiled at random in passes (yellow, green, brown, gray), three
     stations of X in random cities, `blocking` stations of others in free slots."""
     board_map = load_map(title)
-    rng = random.Random(seed)
-    board = BoardState.new(board_map)
-    board.tiles_left = {t: 99 for t in board_map.tiles}
-    for step, colour in enumerate(COLOURS):
-        coords = [c for c, h in board_map.hexes.items() if h.buildable]
-        rng.shuffle(coords)
-        for coord in coords:
-            options = [(t, r) for t, tile in board_map.tiles.items() if tile.colour == colour
-                       for r in placements(board_map, board, coord, t, COLOURS[:step + 1])]
-            if options:
-                lay_tile(board_map, board, coord, *rng.choice(options))
-    cities = [(c, i) for c in board_map.hexes
-              for i, s in enumerate(tile_at(board_map, board, c)[0].stops) if s.kind == "city"]
-    rng.shuffle(cities)
-    for coord, index in cities[:3]:
-        place_token(board_map, board, coord, index, "X")
-    slots = [(c, i) for c, i in cities
-             for _ in range(tile_at(board_map, board, c)[0].stops[i].slots
-                            - len(board.tokens_at(c, i)))]
-    rng.shuffle(slots)
-    for k, (coord, index) in enumerate(slots[:blocking]):
-        place_token(board_map, board, coord, index, f"Y{k}")
-    return board_map, board
+    return board_map, tiled_board(board_map, random.Random(seed), 3, blocking)
 
 
 CORP = "X"
