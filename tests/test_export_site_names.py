@@ -13,7 +13,7 @@ from pbem.importer.siteflow import (
     site_offers_private,
     site_track_open,
 )
-from pbem.importer.sitenames import SiteNames
+from pbem.importer.sitenames import SiteNames, site_train_order
 
 
 def certs_with(holdings: dict[str, list[int]]) -> SiteCerts:
@@ -66,6 +66,25 @@ def test_two_trains_of_one_type_run_under_their_own_ids() -> None:
     names.move_train("2", "bank", "c:B&O")
     used: set[str] = set()
     assert [names.train_of("c:B&O", "2", used) for _ in range(2)] == ["2-0", "2-1"]
+
+
+def test_companies_closing_together_send_their_trains_to_the_pool_in_the_sites_order() -> None:
+    """1870, Sections of the Stock Market (p.7): a closed company's trains go to the
+    open market.  TP and IC close after one stock turn (TP's price fell first): the site
+    closes them in its list's order, IC before TP, so IC's trains are discarded first
+    and the pool's first 4-train (the only one the site sells) is IC's (seed 1015)."""
+    facts = [{"f": "train", "name": "4", "source": "c:TP", "dest": "pool"},
+             {"f": "corp_closed", "corp": "TP"},
+             {"f": "train", "name": "3", "source": "c:MKT", "dest": "pool"},
+             {"f": "train", "name": "4", "source": "c:IC", "dest": "pool"},
+             {"f": "train", "name": "2", "source": "c:IC", "dest": "pool"},
+             {"f": "corp_closed", "corp": "IC"}]
+    assert site_train_order("1870", facts) == [3, 2, 4, 0]
+    names = SiteNames("1870", trains={"c:TP": ["4-0"], "c:IC": ["4-2", "2-1"],
+                                      "c:MKT": ["3-1"]})
+    for i in site_train_order("1870", facts):
+        names.move_train(facts[i]["name"], facts[i]["source"], facts[i]["dest"])
+    assert names.trains["pool"] == ["4-2", "3-1", "2-1", "4-0"]
 
 
 def test_the_site_offers_a_private_from_another_player_in_later_stock_rounds() -> None:

@@ -32,7 +32,7 @@ from .siteflow import (
     site_passes_for,
     site_track_open,
 )
-from .sitenames import SiteNames, removed_copies
+from .sitenames import SiteNames, removed_copies, site_train_order
 
 SiteAction = dict[str, Any]
 #: pbem's tile names the site names otherwise (1870's gray tiles carry their label)
@@ -183,8 +183,9 @@ class Exporter:
     def name_trains(self, facts: list[Record], upto: int) -> dict[int, str]:
         """The site ids of the trains the facts before ``upto`` move (each named once)."""
         found = {}
-        for i, fact in enumerate(facts[:upto]):
-            if fact["f"] == "train" and i not in self.named:
+        for i in site_train_order(self.game["title"], facts[:upto]):
+            if i not in self.named:
+                fact = facts[i]
                 self.named.add(i)
                 found[i] = self.names.move_train(fact["name"], fact["source"], fact["dest"])
         return found

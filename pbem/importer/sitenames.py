@@ -5,6 +5,7 @@ printed map tiles ("D14-0", "city-2").  Used by the exporter."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 #: 1830: the site's id of each printed map hex with a city, town or off-board area
 #: (fixtures README, "Cities, towns, offboards and route nodes").
@@ -34,6 +35,16 @@ PRINTED_1870 = {
 }
 
 PRINTED = {"1830": PRINTED_1830, "1870": PRINTED_1870}
+
+#: the site's list of corporations (its ``CORPORATIONS``), the order in which it closes
+#: those whose token is in the closing section after an action
+#: (``Game::Base#close_corporations_in_close_cell!``); pbem closes them as each price
+#: falls, and the order puts their trains in the pool, where the site sells only the
+#: first of each type (``Depot#depot_trains``)
+SITE_CORPORATIONS = {
+    "1830": ("PRR", "NYC", "CPR", "B&O", "C&O", "ERIE", "NYNH", "B&M"),
+    "1870": ("ATSF", "SSW", "SP", "SLSF", "MP", "MKT", "IC", "GMO", "FW", "TP"),
+}
 
 #: tile copies the site leaves out with 1870's optional rule original_tiles (pbem's
 #: option tiles=original): tobymao/18xx G1870 ``OPTION_TILES_REMOVE_ORIGINAL_GAME``
@@ -108,3 +119,20 @@ class SiteNames:
                      if t.rsplit("-", 1)[0] == name and t not in used)
         used.add(train)
         return train
+
+
+def site_train_order(title: str, facts: list[dict[str, Any]]) -> list[int]:
+    """The indexes of the train facts among ``facts`` in the order the site moves those
+    trains: the trains of companies closing in the same command go to the pool in the
+    site's order of corporations (``SITE_CORPORATIONS``), each company's in its order."""
+    trains = [i for i, f in enumerate(facts) if f["f"] == "train"]
+    closing = {f["corp"] for f in facts if f["f"] == "corp_closed"}
+    rank = {sym: n for n, sym in enumerate(SITE_CORPORATIONS.get(title, ()))}
+
+    def closes(i: int) -> bool:
+        source = facts[i]["source"]
+        return facts[i]["dest"] == "pool" and source.startswith("c:") and source[2:] in closing
+
+    moved = [i for i in trains if closes(i)]
+    ordered = iter(sorted(moved, key=lambda i: (rank.get(facts[i]["source"][2:], len(rank)), i)))
+    return [next(ordered) if closes(i) else i for i in trains]
