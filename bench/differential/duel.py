@@ -116,7 +116,7 @@ class Duel:
         out.finished = self.state.finished
         out.reason = (self.state.result or {}).get("reason")
         if self.site_gave_up():
-            out.reason = "site-dnf"
+            out.reason = "site-dnf" if self.site_state.get("finished") else "site-stuck"
         out.phase = self.state.phase
         out.seconds = time.perf_counter() - started
         if out.finished:
@@ -126,10 +126,15 @@ class Duel:
 
     def site_gave_up(self) -> bool:
         """The site ends a game that reaches its 100th turn (stock round 100) as "did not
-        finish" (``Game::Base#process_action``: a guard of its own, no rule): the game
-        is left there, not compared."""
-        return bool(self.site_state.get("finished")) and \
-            self.site_state.get("game_end_reason") == "dnf"
+        finish" (``Game::Base#process_action``: a guard of its own, no rule), and can
+        get stuck: a player to act who has no action, so that it takes none from anybody
+        ("No step found"; 1870 seed 1009: the last company of a stock round's remaining
+        player closed after the price protection was declined, and the round waits for
+        a player who has passed).  The game is left there, not compared."""
+        site = self.site_state
+        if site.get("finished"):
+            return site.get("game_end_reason") == "dnf"
+        return bool(site.get("acting")) and site.get("actions") == []
 
     def document(self) -> dict[str, Any]:
         """The game so far as a reproduction: the setup and the players' commands (a
@@ -216,7 +221,7 @@ class Duel:
     def formality(self) -> tuple[str, str] | None:
         """(player, why) of the pass pbem still waits for where the site has gone on."""
         state, site = self.state, self.site_state
-        if state.finished:
+        if state.finished or self.site_gave_up():
             return None
         rnd = state.round
         acting = site.get("acting") or {}
