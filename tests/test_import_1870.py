@@ -193,6 +193,22 @@ def test_share_limit_compliance_keep_and_sell() -> None:
         decide(state, "Player_1", {"type": "pass"})
 
 
+def test_compliance_sales_p15_keep_sells_down_to_sixty_percent_in_one_sale() -> None:
+    """With share_limit_compliance=keep the site lets 9263 keep 100% of TP (yellow
+    section), but a sale must bring him down to 60% at once (G1870 BuySellParShares
+    #can_sell?, ``holding_ok?`` after the sale): the oracle refuses 1 share of TP at
+    action 951 and takes 4 (differential testing, 1870 seed 1008, "Cannot sell shares
+    of SP").  The rulebook (Compliance Sales, p.15: he sells down to 60% in that turn)
+    lets him sell one at a time."""
+    state = state_at(BANK, 951)
+    one = {"type": "sell", "sales": [{"corp": "TP", "count": 1}]}
+    with pytest.raises(RulesError, match="sell at least 4 to come down to 60%"):
+        decide(state, "Player_1", one)
+    decide(state, "Player_1", {"type": "sell", "sales": [{"corp": "TP", "count": 4}]})
+    state.options["share_limit_compliance"] = "sell"
+    decide(state, "Player_1", one)
+
+
 def test_connection_check_track_for_a_log_of_early_2021() -> None:
     """34110.json (March 2021) records MP's connection run with a 3- and a 4-train while
     its only route from St. Louis to Dallas has five stops: the site then made the run

@@ -194,16 +194,19 @@ def moves(state: GameState) -> dict[str, list[dict[str, Any]]]:
 
 
 def over_limit_sale_problem(state: GameState, name: str, corp: str, count: int) -> str | None:
-    """A player holding protected shares over the limit who sells must come down to it."""
-    if corp not in state.over_limit.get(name, []):
+    """A player holding protected shares over the limit who sells must come down to it;
+    with share_limit_compliance=keep (18xx.games) so must any player over the limit."""
+    kept = state.options.get("share_limit_compliance", "sell") == "keep"
+    if corp not in state.over_limit.get(name, []) and not kept:
         return None
     unit = state.rules.ordinary_percent
     after = state.percent(corp, player_holder(name)) - count * unit
     limit = state.rules.player_share_limit
     if after > limit and not may_exceed_share_limit(state, corp):
         need = (state.percent(corp, player_holder(name)) - limit + unit - 1) // unit
-        return (f"You hold {corp} shares over the {limit}% limit through price protection: "
-                f"if you sell, sell at least {need} to come down to {limit}%.")
+        how = " through price protection" if corp in state.over_limit.get(name, []) else ""
+        return (f"You hold {corp} shares over the {limit}% limit{how}: if you sell, sell "
+                f"at least {need} to come down to {limit}%.")
     return None
 
 
