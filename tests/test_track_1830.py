@@ -93,6 +93,25 @@ def test_6_3_2_home_of_a_corporation_that_has_not_operated_is_kept() -> None:
     assert token_problem(t.state, "PRR", "G19", 1) is None
 
 
+def test_6_3_2_the_kept_home_city_is_the_one_its_track_joins_after_an_upgrade() -> None:
+    """NYNH's home is the printed G19 city on side 3 (the site's ``city: 0``); a 54 laid at
+    rotation 0 joins sides 2-3 to its second city: that one is kept for NYNH, and NYNH's
+    home station goes there (the site refused the station pbem offered NYC in the other
+    reading: differential testing, 1830 seed 3002)."""
+    from pbem.engine.context import Ctx
+    from pbem.engine.facts import TileLaid
+    from pbem.engine.ortrack import home_stop, place_home, token_problem
+
+    t = first_operating_round()
+    TileLaid.on(t.state, "G19", "54", 0).apply(t.state)
+    assert home_stop(t.state, "NYNH") == 1
+    assert "kept for NYNH" in (token_problem(t.state, "PRR", "G19", 1) or "")
+    assert token_problem(t.state, "PRR", "G19", 0) is None
+    ctx = Ctx(t.state, "A")
+    place_home(ctx, "NYNH")
+    assert [f.to_json() for f in ctx.facts][0]["stop"] == 1
+
+
 def test_6_1_order_track_before_station() -> None:
     t = first_operating_round()
     t.act("A", "lay", tile="57", hex="H10", exits=None)

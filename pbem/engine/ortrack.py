@@ -420,9 +420,25 @@ def reserved_for(state: GameState, coord: str, stop: int, corp: str) -> str | No
             continue
         if any(coord == c for c, _ in state.board.stations(other)):
             continue
-        if cdef.home_city is None or cdef.home_city == stop:
+        if cdef.home_city is None or home_stop(state, other) == stop:
             return other
     return None
+
+
+def home_stop(state: GameState, corp: str) -> int | None:
+    """The city of the hex's tile now that is ``corp``'s printed home city: the one
+    joined to the printed city's track, which an upgrade keeps (1830 G19: NYNH's city on
+    side 3 of the printed hex is the second city of a 54 laid at rotation 0)."""
+    cdef = state.rules.corp(corp)
+    if cdef.home_city is None:
+        return None
+    exits = state.map.hex(cdef.home).tile.stop_exits(cdef.home_city)
+    tile, rotation = tile_at(state.map, state.board, cdef.home)
+    if exits and cdef.home in state.board.tiles:
+        for i, stop in enumerate(tile.stops):
+            if stop.kind == "city" and exits <= tile.stop_exits(i, rotation):
+                return i
+    return cdef.home_city
 
 
 def token_problem(state: GameState, corp: str, coord: str, stop: int) -> str | None:
@@ -585,7 +601,7 @@ def place_home(ctx: Ctx, corp: str) -> bool:
     cdef = state.rules.corp(corp)
     if any(c == cdef.home for c, _ in state.board.stations(corp)):
         return True
-    stop = cdef.home_city
+    stop = home_stop(state, corp)
     if stop is None:
         if cdef.home in state.board.tiles:
             return False
