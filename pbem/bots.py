@@ -3,8 +3,9 @@
 Used by `make demo` to play a whole game, by the self-play tests and by the differential
 runner (bench/differential).  The choice is weighted by the situation so that games
 move on and reach their late phases: privates get bought, presidents float their
-corporations, corporations lay track, run, mostly pay out and keep trains, and
-nobody sells or passes more than a real player would.  Every move comes from the
+corporations, corporations lay track most turns, run, mostly pay out (withhold while
+saving for a train), buy the newest trains rather than fill their slots with old
+ones, and nobody sells or passes more than a real player would.  Every move comes from the
 engine's listing (``legal_moves``); a subclass may add moves the listing leaves out
 (``extra_moves``) or drop some (``allowed``).
 """
@@ -16,6 +17,7 @@ from typing import Any
 
 from .engine.game import legal_moves
 from .engine.state import GameState
+from .engine.trains import bank_offers, has_room
 
 Move = dict[str, Any]
 Choice = tuple[str, Move]  # (player, listed move)
@@ -90,8 +92,21 @@ class Bot:
         kinds = sorted(by_type)
         situation = [weights.get(k, 1) * self.factor(state, k, by_type[k]) for k in kinds]
         kind = rng.choices(kinds, situation)[0]
-        name, move = rng.choice(by_type[kind])
+        group = by_type[kind]
+        name, move = rng.choices(group, [self.move_weight(state, m) for _, m in group])[0]
         return name, concrete(move, rng)
+
+    def move_weight(self, state: GameState, move: Move) -> float:
+        """How likely a move is among those of its kind: a corporation that has trains
+        buys mostly the newest type the bank sells (players do not fill their slots
+        with old trains, which would stop the game short of its later phases)."""
+        action = move["action"]
+        if action["type"] == "buy_train" and state.round["kind"] == "operating":
+            corp = state.corps.get(state.round.get("current") or "")
+            if corp is not None and corp.trains and \
+                    action.get("train") not in {t.name for t in bank_offers(state)}:
+                return 0.1
+        return 1.0
 
     def factor(self, state: GameState, kind: str, options: list[Choice]) -> float:
         """How much more (or less) likely a kind of move is in this situation."""
@@ -99,7 +114,8 @@ class Bot:
         if rnd["kind"] == "stock":
             return self.stock_factor(state, kind, options)
         if rnd["kind"] == "operating" and rnd.get("current"):
-            return self.operating_factor(state, kind, rnd["current"])
+            factor = self.operating_factor(state, kind, rnd["current"])
+            return factor * max(self.move_weight(state, m) for _, m in options)
         return 1.0
 
     def stock_factor(self, state: GameState, kind: str, options: list[Choice]) -> float:
@@ -113,7 +129,7 @@ class Bot:
                             for c in state.corps.values())
             return 2.0 if unfloated else 1.0
         if kind == "sell":
-            return 0.5 if cash > 100 else 1.0
+            return 0.15 if cash > 100 else 0.4
         return 1.0
 
     def operating_factor(self, state: GameState, kind: str, corp: str) -> float:
@@ -122,7 +138,23 @@ class Bot:
             return 4.0 if not c.trains else 1.0
         if kind == "pass":
             return 0.5 if not c.trains else 1.0
+        if kind == "lay":  # players lay track nearly every turn: routes to run
+            return 3.0
+        if kind in SAVING and saving_for_a_train(state, corp):
+            return SAVING[kind]
         return 1.0
+
+
+#: the dividend of a corporation saving for a train: mostly withheld, as players do
+SAVING = {"withhold": 6.0, "half": 1.0, "payout": 0.25}
+
+
+def saving_for_a_train(state: GameState, corp: str) -> bool:
+    """Whether ``corp`` has room for a train the bank sells now but not the money for
+    the cheapest (then players withhold, so that games move on to the later phases)."""
+    offers = bank_offers(state)
+    return bool(offers) and has_room(state, corp) and \
+        state.corps[corp].cash < min(t.price for t in offers)
 
 
 BOT = Bot()

@@ -3,6 +3,7 @@ the 18xx.games engine (../shared/oracle), compared after every action.
 
     python -m bench.differential --games 20 --seed 1            # both titles
     python -m bench.differential --title 1870 --games 500 --seed 1000 --workers 2
+    python -m bench.differential --games 1000 --probing 0.02 --probe-every 5   # long runs
     python -m bench.differential --fixtures                     # the 18xx.games logs
 
 Prints one line per game (its setup, commands, site actions, states compared, end,
@@ -32,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--probing", type=float, default=0.05,
                         help="share of positions where near-legal moves are tried")
+    parser.add_argument("--probe-every", type=int, default=1, metavar="N",
+                        help="probe only in the games whose seed is a multiple of N (the "
+                             "probes cost most of a game's time: each move the site refuses "
+                             "makes the oracle replay its game)")
     parser.add_argument("--limit", type=int, default=4000, help="commands per game at most")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / ".cache" / "differential")
     parser.add_argument("--fixtures", action="store_true",
@@ -49,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return fixtures_main(args.quiet)
     titles = ["1830", "1870"] if args.title == "both" else [args.title]
-    jobs = [Job(t, s, args.probing, args.limit) for s in range(args.seed, args.seed + args.games)
-            for t in titles]
+    jobs = [Job(t, s, args.probing if s % args.probe_every == 0 else 0.0, args.limit)
+            for s in range(args.seed, args.seed + args.games) for t in titles]
     return report(play_games(jobs, args.workers), args.out, args.quiet, len(jobs), args.minutes)
 
 
