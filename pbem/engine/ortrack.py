@@ -427,8 +427,9 @@ def reserved_for(state: GameState, coord: str, stop: int, corp: str) -> str | No
 
 def home_stop(state: GameState, corp: str) -> int | None:
     """The city of the hex's tile now that is ``corp``'s printed home city: the one
-    joined to the printed city's track, which an upgrade keeps (1830 G19: NYNH's city on
-    side 3 of the printed hex is the second city of a 54 laid at rotation 0)."""
+    joined to the printed city's track, which an upgrade keeps (a printed hex of two
+    cities: the home city on side 3 is the second city of a tile whose second city
+    joins sides 2 and 3)."""
     cdef = state.rules.corp(corp)
     if cdef.home_city is None:
         return None
