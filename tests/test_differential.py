@@ -27,6 +27,8 @@ WHY = missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason=f"differential testing: {WHY}")
 
 REPRODUCTIONS = sorted((Path(__file__).parent / "data" / "differential").glob("*.json"))
+SITE_DEFECTS = sorted((Path(__file__).parent / "data" / "differential" / "site-defects")
+                      .glob("*.json"))
 #: commands per sample game: the auction, stock rounds and the first operating rounds
 SAMPLE_COMMANDS = 100
 
@@ -64,3 +66,12 @@ def test_a_divergence_found_is_settled(oracle: Any, path: Path) -> None:
     document = json.loads(path.read_text(encoding="utf-8"))
     found = replay(oracle, document)
     assert found is None, found.summary()
+
+
+@pytest.mark.parametrize("path", SITE_DEFECTS, ids=[p.stem for p in SITE_DEFECTS])
+def test_a_refusal_by_a_defect_of_the_site_is_recognised(oracle: Any, path: Path) -> None:
+    """The site refuses the last command, and the runner recognises the defect of the
+    site's engine that explains it (the note says which); it ends the game there."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    found = replay(oracle, document)
+    assert found is not None and found.kind == "site-stale-graph", found and found.summary()

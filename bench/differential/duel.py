@@ -22,6 +22,7 @@ from pbem.importer.options import site_rules
 from pbem.notation import format_action
 
 from .setups import Setup
+from .stale import StaleGraph
 from .view import (
     ahead,
     differences,
@@ -33,6 +34,9 @@ from .view import (
 )
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+
+#: refusals explained by a defect of the site's engine: the game ends there, uncompared
+SITE_DEFECTS = frozenset({"site-stale-graph"})
 
 
 @dataclass
@@ -106,6 +110,7 @@ class Duel:
         self.site_log: list[str] = []  # the oracle's last log lines (for people)
         self.pbem_log: list[str] = []  # pbem's last commands and log lines
         self.written: list[dict[str, Any]] = []  # the site actions of the last command
+        self.stale = StaleGraph()  # the site's graph after a company closed (stale.py)
 
     def play(self, limit: int = 4000) -> Outcome:
         started = time.perf_counter()
@@ -115,7 +120,9 @@ class Duel:
             out.divergence = self.step()
         out.finished = self.state.finished
         out.reason = (self.state.result or {}).get("reason")
-        if self.site_gave_up():
+        if out.divergence is not None and out.divergence.kind in SITE_DEFECTS:
+            out.reason, out.divergence = out.divergence.kind, None
+        elif self.site_gave_up():
             out.reason = "site-dnf" if self.site_state.get("finished") else "site-stuck"
         out.phase = self.state.phase
         out.seconds = time.perf_counter() - started
@@ -168,6 +175,7 @@ class Duel:
                 why: str = "") -> Divergence | None:
         """Decide ``action`` in pbem, write it as site actions, send them to the oracle."""
         out = self.outcome
+        before = self.state.clone() if self.stale.stations else None
         try:
             decision = decide(self.state, name, action)
         except RulesError as exc:
@@ -192,9 +200,12 @@ class Duel:
             out.site_actions += 1
             out.log.append(site_action)
             if not answer.get("ok"):
-                return Divergence("refused-by-site", out.commands, text,
+                kind = "site-stale-graph" if before is not None and \
+                    self.stale.explains(before, name, action, site_action) else "refused-by-site"
+                return Divergence(kind, out.commands, text,
                                   [f"the site refuses {site_action}: {answer.get('error')}"]
                                   + ([f"(pbem's {why})"] if why else []), written)
+            self.stale.sent(site_action)
             self.site_state = answer["state"]
             self.site_log = (self.site_log + answer.get("log", []))[-300:]
             made = connections(answer.get("auto_actions") or [])
@@ -203,6 +214,7 @@ class Duel:
                                   [f"after {sent['type']} the site starts the connection runs "
                                    f"of {made or 'nobody'}, pbem of {expected or 'nobody'}"],
                                   written)
+        self.stale.note(decision.facts)
         return None
 
     def catch_up(self, text: str) -> Divergence | None:
