@@ -521,7 +521,7 @@ def test_4_0_dh_station_flexible() -> None:
 
 
 @pytest.mark.parametrize(("option", "words"), [
-    ("plus_trains", "V-7.9"), ("board", "V-1.2"), ("erie_20", "V-6.5"),
+    ("board", "V-1.2"), ("erie_20", "V-6.5"),
     ("free_bidding", "V-1.8"), ("flexible_59", "V-7.8"),
     ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
 def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
@@ -619,3 +619,117 @@ def test_v1_1_seating_random_or_as_given(tmp_path: Path) -> None:
         game = cli.ok("new", "1830", *players, "--seed", "7", "--seating", seating).strip()
         orders.append([p["name"] for p in cli.show(int(game))["players"]])
     assert orders[0] == list("ABCDEF") and sorted(orders[1]) == orders[0] != orders[1]
+
+
+# -- V-7.9 plus trains (V-1.7, and their rusting, 3.0) ---------------------------------------------
+
+
+def test_v1_7_plus_trains_replace_the_last_train_of_each_type() -> None:
+    """V-7.9: a 2+2, 3+3, 4+4, 5+5 and 6+6 "ersetzen jeweils die letzte Lok ihres Typs";
+    the bank sells each after the others of its type (with the extra 6-train: two 6s)."""
+    plain, plus = trains_left(), trains_left(plus_trains="yes")
+    assert plain == {"2": 6, "3": 5, "4": 4, "5": 3, "6": 2, "D": 6}
+    assert plus == {"2": 5, "2+2": 1, "3": 4, "3+3": 1, "4": 3, "4+4": 1, "5": 2, "5+5": 1,
+                    "6": 1, "6+6": 1, "D": 6}
+    assert trains_left(plus_trains="yes", six_trains="3")["6"] == 2
+    state = new_game("1830", ["A", "B", "C"], 1, {"plus_trains": "yes"})
+    state.trains_sold["2"] = 5
+    assert [t.name for t in bank_offers(state)] == ["2+2"]
+    state.trains_sold.update({"2+2": 1, "3": 4, "3+3": 1, "4": 3, "4+4": 1, "5": 2,
+                              "5+5": 1, "6": 1})
+    assert [t.name for t in bank_offers(state)] == ["6+6", "D"]
+
+
+def c_and_o_by_akron(train: str, **options: str) -> Table:
+    """Operating round 1.1, the C&O's turn (PRR has passed): Cleveland (F6, its home)
+    joined to the two towns of Akron & Canton (G7, tile 2) and on to Pittsburgh (H10)
+    through H8; the C&O holds one ``train``."""
+    t = first_operating_round(**options)
+    t.act("A", "pass")
+    board = t.state.board
+    for coord, tile, rotation in (("G7", "2", 2), ("H8", "8", 2), ("H10", "57", 1)):
+        board.tiles[coord] = (tile, rotation)
+        board.tiles_left[tile] -= 1
+    give_train(t, "C&O", train)
+    return t
+
+
+def test_v7_9_a_plus_train_counts_towns_besides_its_large_cities() -> None:
+    """V-7.9: "Eine 2+2-Lok kann also bis zu 2 große und zusätzlich bis zu 2 kleine
+    Städte anfahren": Cleveland ($30), a town of Akron & Canton ($10) and Pittsburgh
+    ($20) earn the 2+2 $60 where a 2-train earns $40 (Cleveland and the town); going on
+    to Altoona (a third large city) it may not."""
+    plain = c_and_o_by_akron("2")
+    plain.act("C", "run", routes=None)
+    plus = c_and_o_by_akron("2+2", plus_trains="yes")
+    plus.act("C", "run", routes=None)
+    assert plain.state.round["turn"]["run"]["revenue"] == 40
+    assert plus.state.round["turn"]["run"]["revenue"] == 60
+    written = c_and_o_by_akron("2+2", plus_trains="yes")
+    assert written.refused(
+        "C", "run", routes=[{"train": "2+2", "stops": ["F6", "G7", "H10", "H12"]}]
+    ).startswith("The 2+2-train counts at most 2 large cities (cities and off-boards) and 2 "
+                 "towns; F6-G7-H10-H12 has 3 and 1.")
+    written.act("C", "run", routes=[{"train": "2+2", "stops": ["F6", "G7", "H10"]}])
+    assert written.state.round["turn"]["run"]["revenue"] == 60
+
+
+def c_and_o_buys(own: str, buys: str, sold: dict[str, int], phase: str,
+                 trade: str | None = None, **options: str) -> Table:
+    """Operating round 1.1: the PRR holds a 2, a 4 and a 3+3 (set up), the C&O holds
+    ``own`` and buys ``buys`` from the bank (trading in ``trade``), with ``sold`` trains
+    sold before and the game in ``phase``."""
+    t = first_operating_round(**options)
+    t.act("A", "pass")
+    give_train(t, "C&O", own)
+    t.state.corps["PRR"].trains = ["2", "4"]
+    t.state.trains_sold.update(sold)
+    t.state.phase = phase
+    t.state.corps["C&O"].cash = 1200
+    t.act("C", "buy_train", train=buys, source="bank", price=None, trade=trade)
+    return t
+
+
+BEFORE_4 = {"2": 5, "2+2": 0, "3": 4, "3+3": 1}
+BEFORE_6 = {"2": 5, "2+2": 1, "3": 4, "3+3": 1, "4": 3, "4+4": 1, "5": 2, "5+5": 1}
+BEFORE_D = {**BEFORE_6, "6": 1, "6+6": 1}
+
+
+def test_3_0_plus_trains_2_2_rusts_at_the_4_4_not_the_first_4() -> None:
+    """3.0 "Verzögertes Verschrotten für die Plus-Loks": the 2+2 "erst bei der 4+4";
+    the 2-trains go with the first 4-train as without the variant."""
+    plain = c_and_o_buys("2", "4", {"2": 6, "3": 5}, "3")
+    assert plain.state.corps["C&O"].trains == ["4"] and plain.state.corps["PRR"].trains == ["4"]
+    plus = c_and_o_buys("2+2", "4", {**BEFORE_4, "2+2": 1}, "3", plus_trains="yes")
+    assert plus.state.corps["C&O"].trains == ["2+2", "4"]
+    assert plus.state.corps["PRR"].trains == ["4"]
+    last = c_and_o_buys("2+2", "4+4", {**BEFORE_4, "2+2": 1, "4": 3}, "4",
+                        plus_trains="yes")
+    assert last.state.corps["C&O"].trains == ["4+4"]
+    assert last.state.trains_scrapped["2+2"] == 1
+
+
+def test_3_0_plus_trains_3_3_rusts_at_the_6_6() -> None:
+    plus = c_and_o_buys("3+3", "6", {**BEFORE_6, "3+3": 1}, "5", plus_trains="yes")
+    assert plus.state.corps["C&O"].trains == ["3+3", "6"] and plus.state.phase == "6"
+    last = c_and_o_buys("3+3", "6+6", {**BEFORE_6, "6": 1}, "6", plus_trains="yes")
+    assert last.state.corps["C&O"].trains == ["6+6"]
+
+
+def test_3_0_plus_trains_4_4_rusts_at_the_last_diesel() -> None:
+    """The 4+4 goes with the last (sixth) diesel, the 4-trains with the first; a 4+4
+    traded in for a diesel before the last goes to the bank pool, for the last one out
+    of the game."""
+    first = c_and_o_buys("4+4", "D", BEFORE_D, "6", plus_trains="yes")
+    assert first.state.corps["C&O"].trains == ["4+4", "D"]
+    assert first.state.corps["PRR"].trains == ["2"]  # its 4 is obsolete (it had no 2+2)
+    last = c_and_o_buys("4+4", "D", {**BEFORE_D, "D": 5}, "D", plus_trains="yes")
+    assert last.state.corps["C&O"].trains == ["D"]
+    traded = c_and_o_buys("4+4", "D", BEFORE_D, "6", trade="4+4", plus_trains="yes")
+    assert traded.state.corps["C&O"].trains == ["D"] and traded.state.pool_trains == ["4+4"]
+    traded_last = c_and_o_buys("4+4", "D", {**BEFORE_D, "D": 5}, "D", trade="4+4",
+                               plus_trains="yes")
+    assert traded_last.state.pool_trains == [] and traded_last.state.trains_scrapped["4+4"] == 1
+    unlimited = c_and_o_buys("4+4", "D", {**BEFORE_D, "D": 5}, "D", plus_trains="yes",
+                             diesels="unlimited")
+    assert unlimited.state.corps["C&O"].trains == ["4+4", "D"]  # no last diesel
