@@ -17,8 +17,11 @@ At the end the bots stop, the service drains what is left and stops (SIGTERM), a
 the run checks:
 
 - every game's record audits (keyed chain, sealed head, every event decided again);
+- the service drained: every mail in its mailbox read, every outgoing mail sent;
 - every mail the bots sent is stored exactly once, processed (none new, none dead),
-  and carried out at most once (no event of two mails, no mail's command twice);
+  and carried out at most once (no event of two mails, no mail's command twice); a
+  mail not stored is counted "unread" if it is still in the mailbox (the draining ran
+  out of time), "lost" if it is not;
 - every outgoing mail was sent and reached the mail system;
 - the service's memory did not grow (RSS of each incarnation, sampled).
 
@@ -297,7 +300,9 @@ class Figures:
     delivered: int = 0
     delivered_again: int = 0  # at least once: a mail sent again after a kill mid-send
     restarts: int = 0
-    lost_inbound: int = 0
+    lost_inbound: int = 0  # sent by a bot, neither stored nor in the mailbox
+    unread_inbound: int = 0  # in the mailbox, not yet read when the run ended
+    drained: bool = False
     not_processed: int = 0
     applied_twice: int = 0
     outbox_not_sent: int = 0
@@ -312,7 +317,8 @@ class Figures:
 
     @property
     def ok(self) -> bool:
-        return not (self.lost_inbound or self.not_processed or self.applied_twice
+        return not (self.lost_inbound or self.unread_inbound or not self.drained
+                    or self.not_processed or self.applied_twice
                     or self.outbox_not_sent or self.outbox_not_delivered
                     or self.audit_problems or self.memory_grew)
 
@@ -325,7 +331,10 @@ def check(world: MailWorld, sink: SoakSink, bots: Bots, tables: list[Table], svc
         rows_by_id = Counter(mid for mid, _ in inbox)
         figures.inbox_rows = len(inbox)
         figures.bot_mails = len(bots.sent)
-        figures.lost_inbound = sum(1 for mid in bots.sent if rows_by_id[mid] == 0)
+        in_mailbox = _mailbox_message_ids(world)
+        not_stored = [mid for mid in bots.sent if rows_by_id[mid] == 0]
+        figures.unread_inbound = sum(1 for mid in not_stored if mid in in_mailbox)
+        figures.lost_inbound = len(not_stored) - figures.unread_inbound
         figures.applied_twice = sum(1 for mid in bots.sent if rows_by_id[mid] > 1)
         figures.not_processed = sum(1 for _, status in inbox if status != "processed")
         sources = Counter(src for (src,) in store.conn.execute(
@@ -391,8 +400,29 @@ def _mailbox_empty(world: MailWorld) -> bool:
     try:
         conn.login(world.imap.user, world.imap.password)
         conn.select("INBOX")
-        status, data = conn.uid("search", None, "UNKEYWORD", "$PbemProcessed")
+        status, data = conn.uid("search", "UNKEYWORD", "$PbemProcessed")
         return status == "OK" and not data[0].split()
+    finally:
+        conn.logout()
+
+
+def _mailbox_message_ids(world: MailWorld) -> set[str]:
+    """The Message-IDs of the mails in the service's mailbox, read or not."""
+    import imaplib
+
+    conn = imaplib.IMAP4(world.imap.host, world.imap.port)
+    try:
+        conn.login(world.imap.user, world.imap.password)
+        conn.select("INBOX", readonly=True)
+        status, data = conn.uid("fetch", "1:*", "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+        if status != "OK":
+            return set()
+        ids = set()
+        for item in data:
+            if isinstance(item, tuple):
+                head = message_from_bytes(item[1])
+                ids.add(str(head.get("Message-ID", "")).strip())
+        return ids
     finally:
         conn.logout()
 
@@ -408,7 +438,8 @@ def run(minutes: float, games: int, seed: int, kill_mean: float) -> Figures:
     account = servers.account()
     world = MailWorld(tmp, account)
     world.sink.stop()
-    sink = SoakSink(account).start()
+    sink = SoakSink(account)
+    sink.start()
     world.sink = sink
     world.write_config()
     try:
@@ -441,6 +472,7 @@ def run(minutes: float, games: int, seed: int, kill_mean: float) -> Figures:
         svc.stop_killing.set()
         print("soak: bots stopped; draining", flush=True)
         drained = quiet(world, 1800)
+        figures.drained = drained
         code = svc.stop()
         svc.stop_sampling.set()
         print(f"soak: drained {drained}, serve exited {code}", flush=True)
