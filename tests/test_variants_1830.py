@@ -12,6 +12,7 @@ import pytest
 from cli_driver import Cli
 from enginehelp import Table, first_operating_round, give_cash, give_train
 
+from pbem.engine.board import hexes
 from pbem.engine.board.track import closed_lay_ok
 from pbem.engine.context import Ctx
 from pbem.engine.errors import SetupError
@@ -522,7 +523,7 @@ def test_4_0_dh_station_flexible() -> None:
 
 @pytest.mark.parametrize(("option", "words"), [
     ("board", "V-1.2"), ("erie_20", "V-6.5"),
-    ("free_bidding", "V-1.8"), ("flexible_59", "V-7.8"),
+    ("free_bidding", "V-1.8"),
     ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
 def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
                                                                  words: str) -> None:
@@ -733,3 +734,54 @@ def test_3_0_plus_trains_4_4_rusts_at_the_last_diesel() -> None:
     unlimited = c_and_o_buys("4+4", "D", {**BEFORE_D, "D": 5}, "D", plus_trains="yes",
                              diesels="unlimited")
     assert unlimited.state.corps["C&O"].trains == ["4+4", "D"]  # no last diesel
+
+
+# -- V-7.8 replacing #59 tiles ------------------------------------------------------------------
+
+
+def oo_tile_with_stations(stations: list[list[str]], **options: str) -> Table:
+    """Operating round 1.1 in phase 5, the PRR (A) to act: Hamilton & Toronto (D10) holds
+    a #59 with its cities' track to the N side (city 1) and to the SE... side two steps
+    round (city 2), and the given stations (per city)."""
+    t = first_operating_round(**options)
+    t.state.phase = "5"
+    board = t.state.board
+    board.tiles["D10"] = ("59", 0)
+    board.tiles_left["59"] -= 1
+    board.tokens["D10"] = stations
+    return t
+
+
+#: tile 64 at rotation 0 on D10: its long curve (city 1) takes both sides of the #59
+JOINED = [hexes.edge_name(e) for e in (0, 2, 3, 4)]
+
+
+def test_v7_8_fixed_exits_keep_the_cities_apart() -> None:
+    """★ "Feste Ausgänge": the upgrade keeps each city's connection, so the long curve
+    may not join the two track segments of the #59."""
+    t = oo_tile_with_stations([["PRR"], []])
+    assert "would not be kept" in t.refused("A", "lay", tile="64", hex="D10", exits=JOINED)
+
+
+def test_v7_8_flexible_exits_join_the_segments_and_the_president_chooses_the_city() -> None:
+    """"Flexible Ausgänge": the long curve joins the two segments of a #59 holding fewer
+    than two stations; the president of the company with the station there chooses its
+    city before anything else."""
+    t = oo_tile_with_stations([[], ["PRR"]], flexible_59="yes")
+    t.act("A", "lay", tile="64", hex="D10", exits=JOINED)
+    assert t.state.board.tiles["D10"] == ("64", 0)
+    assert t.state.board.tokens["D10"] == [["PRR"], []]  # with the track it had
+    assert "A must first choose the city of PRR's station on D10" in t.refused("A", "pass")
+    t.act("A", "token", hex="D10", city=2, **{"with": None})
+    assert t.state.board.tokens["D10"] == [[], ["PRR"]]
+    assert t.state.round["current"] == "PRR" and not t.state.round.get("joined_station")
+    kept = oo_tile_with_stations([[], ["PRR"]], flexible_59="yes")
+    kept.act("A", "lay", tile="64", hex="D10", exits=JOINED)
+    kept.act("A", "token", hex="D10", city=1, **{"with": None})
+    assert kept.state.board.tokens["D10"] == [["PRR"], []]
+
+
+def test_v7_8_flexible_exits_not_with_two_stations() -> None:
+    t = oo_tile_with_stations([["PRR"], ["C&O"]], flexible_59="yes")
+    assert "would not keep their cities" in t.refused("A", "lay", tile="64", hex="D10",
+                                                      exits=JOINED)
