@@ -23,6 +23,7 @@ from pbem.engine.shares import certificate_count, certificate_limit
 from pbem.engine.state import corp_holder, player_holder
 from pbem.engine.title import load_title
 from pbem.engine.trains import bank_offers, left_in_bank
+from pbem.render.prompt import prompt_text
 
 # -- positions -------------------------------------------------------------------------------
 
@@ -785,3 +786,26 @@ def test_v7_8_flexible_exits_not_with_two_stations() -> None:
     t = oo_tile_with_stations([["PRR"], ["C&O"]], flexible_59="yes")
     assert "would not keep their cities" in t.refused("A", "lay", tile="64", hex="D10",
                                                       exits=JOINED)
+
+
+def test_v7_8_the_president_of_the_station_s_company_chooses() -> None:
+    """"entscheidet sich der Direktor jener Gesellschaft": the PRR (A), coming from its
+    station on Dunkirk & Buffalo (E11, a #59 turned to D10), joins the segments of
+    D10's #59, where the C&O (C) has its station: C chooses the city, in the PRR's
+    turn, and A may not."""
+    t = first_operating_round(flexible_59="yes")
+    t.state.phase = "5"
+    board = t.state.board
+    board.tiles.update({"D10": ("59", 5), "E11": ("59", 2)})
+    board.tiles_left["59"] -= 2
+    board.tokens.update({"D10": [[], ["C&O"]], "E11": [["PRR"], []]})
+    t.act("A", "lay", tile="64", hex="D10", exits=[hexes.edge_name(e) for e in (5, 1, 2, 3)])
+    assert t.state.board.tokens["D10"] == [["C&O"], []]
+    assert prompt_text(t.state, "C").startswith(
+        "Waiting for C (the city of C&O's station on D10, operating round 1.1 of 1).")
+    assert "token D10 1            C&O's station goes into city 1 or city 2" in \
+        prompt_text(t.state, "C")
+    assert "C must first choose the city of C&O's station on D10" in \
+        t.refused("A", "token", hex="D10", city=2, **{"with": None})
+    t.act("C", "token", hex="D10", city=2, **{"with": None})
+    assert t.state.board.tokens["D10"] == [[], ["C&O"]] and t.current == "A"
