@@ -809,3 +809,15 @@ def test_v7_8_the_president_of_the_station_s_company_chooses() -> None:
         t.refused("A", "token", hex="D10", city=2, **{"with": None})
     t.act("C", "token", hex="D10", city=2, **{"with": None})
     assert t.state.board.tokens["D10"] == [[], ["C&O"]] and t.current == "A"
+
+
+def test_v7_9_and_v7_8_games_by_the_cli(tmp_path: Path) -> None:
+    """pbem new --option plus_trains=yes --option flexible_59=yes: the game shows both
+    options and the plus trains the bank sells."""
+    cli = Cli(tmp_path / "games.db")
+    game = cli.new("Ann", "Ben", "Cat", plus_trains="yes", flexible_59="yes")
+    text = cli.ok("show", str(game))
+    assert "- plus_trains=yes (V-7.9): a 2+2, 3+3, 4+4, 5+5 and 6+6 replace" in text
+    assert "- flexible_59=yes (V-7.8): a #59 holding fewer than two stations" in text
+    assert "2-train $80, 5 left; 2+2-train $80, 1 left;" in text
+    assert cli.show(game)["options"]["plus_trains"] == "yes"
