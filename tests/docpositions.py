@@ -29,6 +29,11 @@ STOCK2_1830 = [*OPERATING_1830, ("Ben", "lay 57 J14 SW-NE; buy train; buy train;
 #: and a route.
 RUNNING_1830 = [*STOCK2_1830, ("Cat", "pass"), ("Dan", "pass"), ("Ann", "pass"), ("Ben", "pass")]
 
+#: Ann and Ben both bid on the CA; the private companies before it are sold, so the two
+#: bidders settle the CA between them (C-2.2.2), the lower bid first: Ann.
+BIDDERS_1830 = [("Ann", "bid CA 170"), ("Ben", "bid CA 175"), ("Cat", "buy"), ("Dan", "buy"),
+                ("Ann", "buy"), ("Ben", "buy")]
+
 #: The private companies sold; Ann owns the SLSF private, which is the SLSF president's
 #: certificate: she sets its par; stock round 1 begins, Cat first.
 STOCK_1870 = [("Ann", "buy"), ("Ben", "buy"), ("Cat", "buy"), ("Dan", "buy"), ("Ann", "buy"),
@@ -40,6 +45,11 @@ RUNNING_1870 = [*STOCK_1870, ("Cat", "par MP 100"), ("Dan", "pass"), ("Ann", "pa
                 ("Ann", "lay 57 E12 W-E; buy train; buy train; done"), ("Dan", "pass"),
                 ("Ann", "pass"), ("Ben", "pass"), ("Cat", "pass")]
 
+#: Stock round 2 of RUNNING_1870's game: Ben buys a SLSF share and, in his next turn,
+#: sells it; Ann, the SLSF's president, is offered price protection (1870 p.13).
+PROTECT_1870 = [*RUNNING_1870[:-3], ("Ann", "pass"), ("Ben", "buy SLSF; done"), ("Cat", "pass"),
+                ("Dan", "pass"), ("Ann", "pass"), ("Ben", "sell SLSF; done")]
+
 #: The 1830 base game (option game=base): Ann bids for the first choice of a group of
 #: private companies, the others pass; Ann chooses first.
 BASE_1830 = [("Ann", "bid 30"), ("Ben", "pass"), ("Cat", "pass"), ("Dan", "pass")]
@@ -48,6 +58,7 @@ BASE_1830 = [("Ann", "bid 30"), ("Ben", "pass"), ("Cat", "pass"), ("Dan", "pass"
 POSITIONS: dict[str, tuple[str, list[tuple[str, str]], dict[str, str]]] = {
     "1830-auction": ("1830", [], {}),
     "1830-stock": ("1830", STOCK_1830, {}),
+    "1830-bidders": ("1830", BIDDERS_1830, {}),
     "1830-operating": ("1830", OPERATING_1830, {}),
     "1830-stock-2": ("1830", STOCK2_1830, {}),
     "1830-running": ("1830", RUNNING_1830, {}),
@@ -57,6 +68,7 @@ POSITIONS: dict[str, tuple[str, list[tuple[str, str]], dict[str, str]]] = {
     "1870-auction": ("1870", [], {}),
     "1870-stock": ("1870", STOCK_1870, {}),
     "1870-running": ("1870", RUNNING_1870, {}),
+    "1870-protect": ("1870", PROTECT_1870, {}),
 }
 
 
