@@ -23,7 +23,9 @@ from pbem.engine.shares import certificate_count, certificate_limit
 from pbem.engine.state import corp_holder, player_holder
 from pbem.engine.title import load_title
 from pbem.engine.trains import bank_offers, left_in_bank
+from pbem.notation import format_action, parse_commands
 from pbem.render.prompt import prompt_text
+from pbem.service import parse_context
 
 # -- positions -------------------------------------------------------------------------------
 
@@ -821,3 +823,22 @@ def test_v7_9_and_v7_8_games_by_the_cli(tmp_path: Path) -> None:
     assert "- flexible_59=yes (V-7.8): a #59 holding fewer than two stations" in text
     assert "2-train $80, 5 left; 2+2-train $80, 1 left;" in text
     assert cli.show(game)["options"]["plus_trains"] == "yes"
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("buy train 2+2", {"type": "buy_train", "train": "2+2", "source": None, "price": None,
+                       "trade": None}),
+    ("buy a 4+4-train from PRR for 100", {"type": "buy_train", "train": "4+4",
+                                          "source": "PRR", "price": 100, "trade": None}),
+    ("buy train D trade 5+5", {"type": "buy_train", "train": "D", "source": None,
+                               "price": None, "trade": "5+5"}),
+    ("discard 3+3", {"type": "discard", "train": "3+3"}),
+    ("run 3: H12-H10; 2+2: F6-G7-H10", {"type": "run", "routes": [
+        {"train": "3", "stops": ["H12", "H10"]}, {"train": "2+2", "stops": ["F6", "G7", "H10"]}]}),
+    ("run 2+2 f6 g7 h10", {"type": "run", "routes": [
+        {"train": "2+2", "stops": ["F6", "G7", "H10"]}]}),
+])
+def test_v7_9_commands_name_the_plus_trains(text: str, action: dict[str, object]) -> None:
+    ctx = parse_context(new_game("1830", ["A", "B", "C"], 1, {"plus_trains": "yes"}))
+    assert parse_commands(text, ctx)[0].action == action
+    assert parse_commands(format_action(action), ctx)[0].action == action
