@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
-from mailtable import NAMES, NOW, Table, table_config
+from mailtable import NAMES, NOW, Mail, Table, table_config
 
 from pbem import service
+from pbem.mail.processing.command_line import carry_out
+from pbem.mail.processing.process import Outcome
 from pbem.store import open_store, secret_path_for
 
 AUCTION_1830 = [("Ann", "buy"), ("Ben", "buy"), ("Cat", "buy"), ("Dan", "buy"),
@@ -54,6 +57,9 @@ PROTECT_1870 = [*RUNNING_1870[:-3], ("Ann", "pass"), ("Ben", "buy SLSF; done"), 
 #: private companies, the others pass; Ann chooses first.
 BASE_1830 = [("Ann", "bid 30"), ("Ben", "pass"), ("Cat", "pass"), ("Dan", "pass")]
 
+REFEREE = "referee"
+REFEREE_ADDRESS = "ref@games.test"
+
 #: name: (title, the moves, the game's options)
 POSITIONS: dict[str, tuple[str, list[tuple[str, str]], dict[str, str]]] = {
     "1830-auction": ("1830", [], {}),
@@ -80,16 +86,16 @@ def build(folder: Path, name: str) -> Path:
     store = open_store(path, now=NOW)
     created = service.create_game(store, title, [(n, f"{n.lower()}@players.test")
                                                  for n in NAMES], seed=1, seating="fixed",
-                                  options=options, now=NOW, referee="ref@games.test")
-    for who, text in moves:
-        service.act(store, created.game_id, who, text, source="cli", now=NOW)
+                                  options=options, now=NOW, referee=REFEREE_ADDRESS)
+    for who, text in moves:  # as `pbem act` does: the game's clock kept on the record
+        carry_out(store, created.game_id, who, text, now=NOW)
     store.conn.close()
     return path
 
 
 class Position(Table):
     """A copy of a built position, to mail commands into (``Table``'s ``send`` and
-    ``new_mail``)."""
+    ``new_mail``); the name ``referee`` is the game's referee (ref@games.test)."""
 
     def __init__(self, built: Path, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -102,3 +108,20 @@ class Position(Table):
         self.players = {p["name"]: p for p in self.store.players(self.game)}
         self.seen = len(self.store.conn.execute("SELECT id FROM outbox").fetchall())
         self.uid = 0
+
+    def address(self, name: str) -> str:
+        if name != REFEREE:
+            return super().address(name)
+        game = self.store.game(self.game)
+        referee = {"game_id": self.game, "seat": -1, "key_hash": game["referee_key_hash"]}
+        return f"pbem+{self.game}.{self.store.reply_code(referee)}@games.test"
+
+    def send(self, name: str, body: str, **kwargs: Any) -> Outcome:
+        if name == REFEREE:
+            kwargs.setdefault("sender", REFEREE_ADDRESS)
+        return super().send(name, body, **kwargs)
+
+    def to(self, name: str, mails: list[Mail]) -> list[Mail]:
+        if name == REFEREE:
+            return [m for m in mails if m.recipient == REFEREE_ADDRESS]
+        return super().to(name, mails)
