@@ -711,6 +711,10 @@ def test_3_0_plus_trains_2_2_rusts_at_the_4_4_not_the_first_4() -> None:
                         plus_trains="yes")
     assert last.state.corps["C&O"].trains == ["4+4"]
     assert last.state.trains_scrapped["2+2"] == 1
+    delayed = c_and_o_buys("2+2", "4+4", {**BEFORE_4, "2+2": 1, "4": 3}, "4",
+                           plus_trains="yes", rusting="delayed")
+    assert delayed.state.corps["C&O"].trains == ["4+4"]
+    assert delayed.state.corps["C&O"].rusting == ["2+2"]  # runs once more (3.0)
 
 
 def test_3_0_plus_trains_3_3_rusts_at_the_6_6() -> None:
