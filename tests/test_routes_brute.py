@@ -140,8 +140,10 @@ def test_1870_modifiers_against_brute_force(seed):
         assert run.total == expected, distances
 
 
-PLUS_RUNS = ([(2, 2)], [(2, 1), 2], [(2, 2), 4], [(3, 3), (2, 2)], [(2, 2), (2, 2)],
-             [None, (2, 2)], [(2, 2), 2, 2])
+Reach = int | tuple[int, int] | None
+PLUS_RUNS: tuple[list[Reach], ...] = (
+    [(2, 2)], [(2, 1), 2], [(2, 2), 4], [(3, 3), (2, 2)], [(2, 2), (2, 2)], [None, (2, 2)],
+    [(2, 2), 2, 2])
 
 
 @pytest.mark.parametrize("seed", range(120))
@@ -158,12 +160,12 @@ def test_v7_9_plus_trains_legal_routes_and_best_run_against_brute_force(seed):
         assert sorted(r.revenue for r in got) == sorted(expected), reach
         assert all(r.train == f"{reach[0]}+{reach[1]}" for r in got)
     for reaches in PLUS_RUNS:
-        expected = brute_best(everything, reaches, board_map)
-        if expected is None:
+        best = brute_best(everything, reaches, board_map)
+        if best is None:
             continue
-        trains = [(reach_name(r), r) for r in reaches]
+        trains: list[tuple[str, Reach]] = [(reach_name(r), r) for r in reaches]
         run = best_run(board_map, board, CORP, trains, "yellow")
-        assert run.total == expected, reaches
+        assert run.total == best, reaches
         for route in run.routes:
             stops = tuple(("stop", c, i) for c, i in route.stops)
             assert brute_fits(board_map, dict(trains)[route.train], stops)
