@@ -111,6 +111,8 @@ class Duel:
         self.pbem_log: list[str] = []  # pbem's last commands and log lines
         self.written: list[dict[str, Any]] = []  # the site actions of the last command
         self.stale = StaleGraph()  # the site's graph after a company closed (stale.py)
+        #: the site actions of the current command and the connection runs each started
+        self.connections_made: list[tuple[dict[str, Any], list[list[str]]]] = []
 
     def play(self, limit: int = 4000) -> Outcome:
         started = time.perf_counter()
@@ -166,10 +168,25 @@ class Duel:
         out.commands_played.append([name, action])
         out.see(action["type"])
         text = f"{name}: {format_action(action)}"
+        self.connections_made = []
         found = self.command(name, action, text)
         if found is None:
             found = self.catch_up(text)
-        return found or self.compare(text)
+        return found or self.connections_differ(text) or self.compare(text)
+
+    def connections_differ(self, text: str) -> Divergence | None:
+        """The 1870 connection runs the site started after each site action of this
+        command against those the exporter wrote there, once pbem has caught up (a turn
+        the site ends at its dividend, pbem ends with the president's "done", whose
+        connection the exporter writes on the dividend)."""
+        for site_action, made in self.connections_made:
+            expected = connections(site_action.get("auto_actions") or [])
+            if made != expected:
+                return Divergence("connection", self.outcome.commands, text,
+                                  [f"after {site_action['type']} the site starts the "
+                                   f"connection runs of {made or 'nobody'}, pbem of "
+                                   f"{expected or 'nobody'}"], self.written)
+        return None
 
     def command(self, name: str, action: dict[str, Any], text: str,
                 why: str = "") -> Divergence | None:
@@ -193,7 +210,6 @@ class Duel:
         self.written = written
         for site_action in written:
             t = time.perf_counter()
-            expected = connections(site_action.get("auto_actions") or [])
             sent = {k: v for k, v in site_action.items() if k != "auto_actions"}
             answer = self.oracle.act(sent, auto="live")
             out.oracle_seconds += time.perf_counter() - t
@@ -208,12 +224,8 @@ class Duel:
             self.stale.sent(site_action)
             self.site_state = answer["state"]
             self.site_log = (self.site_log + answer.get("log", []))[-300:]
-            made = connections(answer.get("auto_actions") or [])
-            if made != expected:
-                return Divergence("connection", out.commands, text,
-                                  [f"after {sent['type']} the site starts the connection runs "
-                                   f"of {made or 'nobody'}, pbem of {expected or 'nobody'}"],
-                                  written)
+            self.connections_made.append(
+                (site_action, connections(answer.get("auto_actions") or [])))
         self.stale.note(decision.facts)
         return None
 
@@ -249,7 +261,8 @@ class Duel:
             corp = rnd["current"]
             here = site["round"]
             moved_on = here["kind"] != "operating" or here.get("number") != rnd["index"] \
-                or here.get("turn") != rnd["sr"] or site.get("finished")
+                or here.get("turn") != rnd["sr"] or site.get("finished") \
+                or str(site.get("step")).startswith("Connection")  # its connection run
             if (moved_on or acting != {"type": "corporation", "id": corp}) and not (
                     acting.get("type") == "player" and site.get("step") == "BuyTrain"):
                 president = state.president(corp)

@@ -25,6 +25,11 @@ from pbem.engine.trains import left_in_bank, train_count
 
 View = dict[str, Any]
 
+#: the site's names of phases pbem names otherwise: 1870's variant 1830 diesels (Variants,
+#: p.25) has pbem's phase 6 from the first diesel, the site's phase "D" (the same limits,
+#: tiles and operating rounds: G1870 DIESEL_VARIANT_PHASES)
+SITE_PHASES = {("1870", "1830-diesels"): {"D": "6"}}
+
 #: tile names the site gives a label (1870's gray tiles)
 SITE_TILE_NAMES = {"171K": "171", "172L": "172"}
 
@@ -187,7 +192,8 @@ def oracle_view(state: GameState, site: dict[str, Any]) -> View:
         "corporations": corps,
         "companies": companies,
         "bank": site["bank_cash"],
-        "phase": site["phase"],
+        "phase": SITE_PHASES.get((state.title, state.options.get("trains")), {}).get(
+            site["phase"], site["phase"]),
         "pool_trains": sorted(t.rsplit("-", 1)[0] for t in site["depot"]["discarded"]),
         "bank_trains": {k: v for k, v in upcoming.items() if k in limited},
         "tiles": tiles,
