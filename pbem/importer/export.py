@@ -77,6 +77,9 @@ class Exporter:
         self.events: list[dict[str, Any]] = []
         self.now = 0
         self.named: set[int] = set()  # positions of the command's train facts named so far
+        #: the operating turns whose track step the site has ended ((sr, index, corp)):
+        #: a tile-laying private company bought later does not open it again
+        self.track_ended: set[tuple[Any, Any, str]] = set()
 
     @classmethod
     def from_store(cls, store: Store, game_id: int) -> Exporter:
@@ -120,7 +123,23 @@ class Exporter:
         self.command(actor, command, facts)
         apply_facts(self.state, facts)
         self.free_certificates(facts)
+        self.note_track_ended()
         return self.actions[first:]
+
+    def turn_key(self) -> tuple[Any, Any, str] | None:
+        rnd = self.state.round
+        if rnd.get("kind") != "operating" or not rnd.get("current"):
+            return None
+        return rnd.get("sr"), rnd.get("index"), str(rnd["current"])
+
+    def note_track_ended(self) -> None:
+        key = self.turn_key()
+        if key is not None and not site_track_open(self.state, key[2]):
+            self.track_ended.add(key)
+
+    def track_open(self, corp: str) -> bool:
+        """The site's track step of ``corp``'s turn still waits for a lay or a pass."""
+        return self.turn_key() not in self.track_ended and site_track_open(self.state, corp)
 
     def free_certificates(self, facts: list[Record]) -> None:
         """A private company bought by a player brings its ordinary share with it (1830
@@ -321,11 +340,11 @@ class Exporter:
         corp, turn = rnd["current"], rnd["turn"]
         later = {"run", "payout", "withhold", "half", "buy_train", "pass", "sell",
                  "bankrupt"}
-        if kind == "token" and turn["step"] == "track" and site_track_open(self.state, corp) \
+        if kind == "token" and turn["step"] == "track" and self.track_open(corp) \
                 and not turn.get("retoken"):
             self.corp("pass", corp)
         if kind in later and turn["step"] in ("track", "token"):
-            if turn["step"] == "track" and site_track_open(self.state, corp):
+            if turn["step"] == "track" and self.track_open(corp):
                 self.corp("pass", corp)
             if not turn["token"] and ortrack.token_options(self.state, corp):
                 self.corp("pass", corp)
