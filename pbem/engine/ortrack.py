@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from .board import hexes
-from .board.map import tile_at
+from .board.map import BoardState, Map, tile_at
 from .board.tiles import Tile
-from .board.track import Reach, closed_lay_ok, lay_problem, placements, reachable, token_map
+from .board.track import (
+    Arrivals,
+    Reach,
+    closed_lay_ok,
+    lay_problem,
+    placements,
+    reachable,
+    token_map,
+)
 from .context import Ctx, money, require
 from .errors import AmbiguousError, RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
@@ -18,18 +26,35 @@ from .orrun import revenue_column
 from .registry import book, cite
 from .state import BANK, GameState, board_key, corp_holder
 
+T = TypeVar("T")
 _REACH_CACHE: dict[tuple[Any, ...], Reach] = {}
+_ARRIVALS_CACHE: dict[tuple[Any, ...], Arrivals] = {}
+
+
+def _per_board(cache: dict[tuple[Any, ...], T], state: GameState, corp: str,
+               make: Callable[[Map, BoardState, str], T]) -> T:
+    """make(map, board, corp), remembered while the board is the same: the map (the
+    options' reading of it: maps_for keeps each for the life of the process), the tiles,
+    the stations and the markers."""
+    markers = repr(sorted((k, sorted(v.items())) for k, v in state.board.markers.items()))
+    key = (id(state.map), corp, board_key(state.board), markers)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 128:
+            cache.clear()
+        found = cache[key] = make(state.map, state.board, corp)
+    return found
 
 
 def corp_reach(state: GameState, corp: str) -> Reach:
     """track.reachable, remembered for the same board (prompts ask for it often)."""
-    key = (state.title, corp, board_key(state.board))
-    found = _REACH_CACHE.get(key)
-    if found is None:
-        if len(_REACH_CACHE) > 256:
-            _REACH_CACHE.clear()
-        found = _REACH_CACHE[key] = reachable(state.map, state.board, corp)
-    return found
+    return _per_board(_REACH_CACHE, state, corp, reachable)
+
+
+def corp_arrivals(state: GameState, corp: str) -> Arrivals:
+    """track.Arrivals of the corporation, remembered for the same board (the closed rule
+    asks it for every candidate lay)."""
+    return _per_board(_ARRIVALS_CACHE, state, corp, Arrivals)
 
 
 def phase_colours(state: GameState) -> tuple[str, ...]:
@@ -376,7 +401,8 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
     rule = state.options.get("tile_lay", "open")
     if rule in ("restrictive", "strict"):
         return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
-                             revenue_column(state), reach.stops, rise_counts=rule != "strict")
+                             revenue_column(state), reach.stops, rise_counts=rule != "strict",
+                             arrivals=corp_arrivals(state, corp))
     return True
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from . import hexes
 from .closures import closures
 from .map import BoardState, Map, MapHex, tile_at
-from .tiles import STOP_KINDS, End, Tile, next_colour, upgrade_maps
+from .tiles import STOP_KINDS, End, Tile, TrackPath, next_colour, upgrade_maps
 
 # -- laying tiles -----------------------------------------------------------------------------
 
@@ -223,6 +223,25 @@ def lay_tile(board_map: Map, board: BoardState, coord: str, tile_id: str, rotati
 Node = tuple[str, str, int]
 
 
+def stop_blocks(board: BoardState, node: Node, kind: str, slots: int, tokens: list[str],
+                corp: str | None) -> bool:
+    """Whether a stop of this kind, with these slots and stations, stops a route of
+    `corp` passing through it (an off-board always does; a city full of other
+    corporations' stations does)."""
+    if kind == "offboard":
+        return True
+    if kind != "city":
+        return False
+    if len(tokens) < slots or (corp is not None and corp in tokens):
+        return False
+    if corp is None:
+        return True
+    # 1870: the company's destination marker at the edge of the hex (Connection Run)
+    marker = board.markers.get(f"destination:{corp}") if board.markers else None
+    return marker is None or marker.get("stop") is not None \
+        or (marker["hex"], 0) != (node[1], node[2])
+
+
 @dataclass(frozen=True)
 class Segment:
     """One path of a hex's current tile, between two nodes."""
@@ -250,12 +269,13 @@ class TrackGraph:
                 tokens = board.tokens_at(coord, index)
                 self._closed[("stop", coord, index)] = (stop.kind, stop.slots, tokens)
             for index, (a, b) in enumerate(tile.rotated_paths(rotation)):
-                ends = (self._node(coord, a.kind, a.n), self._node(coord, b.kind, b.n))
+                ends = (self.node(coord, a.kind, a.n), self.node(coord, b.kind, b.n))
                 self.at.setdefault(ends[0], []).append(len(self.segments))
                 self.at.setdefault(ends[1], []).append(len(self.segments))
                 self.segments.append(Segment(coord, index, ends))
 
-    def _node(self, coord: str, kind: str, n: int) -> Node:
+    def node(self, coord: str, kind: str, n: int) -> Node:
+        """The node of a tile's path end ("stop" or "edge" `n`) on `coord`."""
         if kind == "stop":
             return ("stop", coord, n)
         other = self.map.neighbour(coord, n)
@@ -271,18 +291,7 @@ class TrackGraph:
         if node[0] != "stop":
             return False
         kind, slots, tokens = self._closed[node]
-        if kind == "offboard":
-            return True
-        if kind != "city":
-            return False
-        if len(tokens) < slots or (corp is not None and corp in tokens):
-            return False
-        if corp is None:
-            return True
-        # 1870: the company's destination marker at the edge of the hex (Connection Run)
-        marker = self.board.markers.get(f"destination:{corp}") if self.board.markers else None
-        return marker is None or marker.get("stop") is not None \
-            or (marker["hex"], 0) != (node[1], node[2])
+        return stop_blocks(self.board, node, kind, slots, tokens, corp)
 
     def onward(self, seg: int, node: Node, corp: str | None) -> list[int]:
         """Segments a route may take after arriving at `node` along `seg`."""
@@ -350,16 +359,10 @@ def _reach(graph: TrackGraph, segs: set[int], starts: list[Node], exact: bool) -
     return Reach(frozenset(paths), frozenset(stops), frozenset(edges), exact)
 
 
-class _RouteSearch:
-    """Depth-first search over legal routes (no segment, side or stop used twice).
-
-    A state is a segment travelled in one direction: state 2*s arrives at the second
-    end of segment s, 2*s + 1 at the first.  To stay fast the search prunes a branch
-    once everything reachable from there by any walk (ignoring what the route has
-    used: its "closure", a bit set of segments) is already reached.  When the search
-    runs over SEARCH_BUDGET steps it returns the closure of the stations instead,
-    which can only be too generous (routes that would turn round on a loop).
-    """
+class _Moves:
+    """The moves of a route on a track graph.  A state is a segment travelled in one
+    direction: state 2*s arrives at the second end of segment s, 2*s + 1 at the first;
+    succ[state] are the states a route may go on to from there."""
 
     def __init__(self, graph: TrackGraph, corp: str) -> None:
         self.graph = graph
@@ -369,14 +372,32 @@ class _RouteSearch:
             [self.state(nxt, node) for nxt in graph.onward(i // 2, node, corp)]
             for i, node in enumerate(self.arrive)
         ]
-        self.closure = _closures(self.succ)
 
     def state(self, seg: int, start: Node) -> int:
         """The state of travelling `seg` away from `start`."""
         return 2 * seg + (0 if self.graph.segments[seg].ends[0] == start else 1)
 
+    def first(self, starts: list[Node]) -> list[tuple[int, Node]]:
+        """The states leaving each start, with their start."""
+        return [(self.state(s, n), n) for n in starts for s in self.graph.at.get(n, [])]
+
+
+class _RouteSearch(_Moves):
+    """Depth-first search over legal routes (no segment, side or stop used twice).
+
+    To stay fast the search prunes a branch once everything reachable from there by
+    any walk (ignoring what the route has used: its "closure", a bit set of segments)
+    is already reached.  When the search runs over SEARCH_BUDGET steps it returns the
+    closure of the stations instead, which can only be too generous (routes that would
+    turn round on a loop).
+    """
+
+    def __init__(self, graph: TrackGraph, corp: str) -> None:
+        super().__init__(graph, corp)
+        self.closure = _closures(self.succ)
+
     def run(self, starts: list[Node], goal: set[int] | None = None) -> tuple[set[int], bool]:
-        first = [(self.state(s, n), n) for n in starts for s in self.graph.at.get(n, [])]
+        first = self.first(starts)
         upper = 0
         for state, _ in first:
             upper |= self.closure[state]
@@ -430,12 +451,16 @@ def _closures(succ: list[list[int]]) -> list[int]:
 def closed_lay_ok(
     board_map: Map, board: BoardState, coord: str, tile_id: str, rotation: int, corp: str,
     column: str | int, reached: frozenset[tuple[str, int]] | None = None,
-    rise_counts: bool = True,
+    rise_counts: bool = True, arrivals: Arrivals | None = None,
 ) -> bool:
     """The "closed" (restrictive) style of laying track (1830 variant V-7.6
     semi-restricted, and 1870): some track of the new tile that was not on the old one
     must extend a route of the corporation, or a city the corporation reaches must rise
-    in value (not with ``rise_counts`` False: V-7.6 restricted)."""
+    in value (not with ``rise_counts`` False: V-7.6 restricted).
+
+    With `arrivals` (of `corp` on this board) most candidates are answered from the
+    routes of the board as it is (Arrivals.extends); the others, and all without it,
+    by a search on a copy of the board with the tile laid."""
     old, old_rot = tile_at(board_map, board, coord)
     new = board_map.tiles[tile_id]
     mapping = token_map(board_map, board, coord, tile_id, rotation) or {}
@@ -456,6 +481,12 @@ def closed_lay_ok(
              if frozenset(path) not in kept}
     if not fresh:
         return False
+    if arrivals is not None:
+        paths = new.rotated_paths(rotation)
+        known = arrivals.extends(coord, new, mapping, [paths[i] for i in sorted(fresh)],
+                                 len(kept) + len(fresh) == len(paths))
+        if known is not None:
+            return known
     trial = board.copy()
     lay_tile(board_map, trial, coord, tile_id, rotation)
     graph = TrackGraph(board_map, trial)
@@ -465,3 +496,140 @@ def closed_lay_ok(
         return False
     segs, _ = _RouteSearch(graph, corp).run(starts, goal)
     return bool(segs & goal)
+
+
+class Arrivals(_Moves):
+    """How the legal routes of a corporation arrive at the nodes of the track as it is:
+    for each state (a segment travelled one way) some legal route takes, the nodes of
+    the first such route found, as a bit set (bit[node]).  Built once per board and
+    corporation, it answers for a tile lay whether new track would extend a route
+    (closed_lay_ok) without building the track graph again: a legal route on the
+    board with the tile laid that takes new track takes some first new segment, and
+    before it only track that was there before; for that part the old board and the
+    new one are the same graph, as long as the tile keeps its stops apart and every
+    city on it stops the same routes as before (Arrivals.extends checks that).
+
+    The search is _RouteSearch's, over states instead of segments; over SEARCH_BUDGET
+    steps it stops (`exact` False) and the routes found so far still prove a lay."""
+
+    def __init__(self, board_map: Map, board: BoardState, corp: str) -> None:
+        super().__init__(TrackGraph(board_map, board), corp)
+        self.board = board
+        self.corp = corp
+        self.starts = board.route_stations(corp)
+        self.bit: dict[Node, int] = {}
+        for node in self.arrive:
+            self.bit.setdefault(node, 1 << len(self.bit))
+        for coord, index in self.starts:
+            self.bit.setdefault(("stop", coord, index), 1 << len(self.bit))
+        self.into: dict[Node, list[int]] = {}
+        for state, node in enumerate(self.arrive):
+            self.into.setdefault(node, []).append(state)
+        self.routes: dict[int, int] = {}
+        self.exact = self._search()
+
+    def _search(self) -> bool:
+        """Fill `routes`; False when over budget."""
+        n = len(self.succ)
+        closure = closures([1 << v for v in range(n)], [[(w, 0) for w in ws] for ws in self.succ])
+        node_bit = [self.bit[node] for node in self.arrive]
+        first = self.first([("stop", c, i) for c, i in self.starts])
+        upper = 0
+        for state, _ in first:
+            upper |= closure[state]
+        reached, steps, routes = 0, 0, self.routes
+        for state, start in first:
+            used = self.bit[start] | node_bit[state]
+            if not reached >> state & 1:
+                reached |= 1 << state
+                routes[state] = used
+            stack = [(state, iter(self.succ[state]))]
+            while stack:
+                steps += 1
+                if steps > SEARCH_BUDGET:
+                    return False
+                if reached == upper:
+                    return True
+                top, moves = stack[-1]
+                nxt = next(moves, None)
+                if nxt is None:
+                    stack.pop()
+                    used &= ~node_bit[top]
+                    continue
+                bit = node_bit[nxt]
+                if used & bit:
+                    continue
+                if not reached >> nxt & 1:
+                    reached |= 1 << nxt
+                    routes[nxt] = used | bit
+                if not closure[nxt] & ~reached:
+                    continue
+                used |= bit
+                stack.append((nxt, iter(self.succ[nxt])))
+        return True
+
+    def extends(self, coord: str, new: Tile, mapping: dict[int, int],
+                fresh: list[TrackPath], keeps_all: bool) -> bool | None:
+        """Whether, with `new` laid on `coord` (its stops given by `mapping` from the
+        current tile's stops; `fresh` its paths that are not on the current tile;
+        `keeps_all`: every current path is one of its paths), a legal route of the
+        corporation takes some fresh path.  None when this cannot tell: the new tile
+        joins stops or makes a city stop other routes, the corporation's destination
+        marker is on the hex (1870), or the answer is no but the search was not exact."""
+        graph = self.graph
+        old, _ = tile_at(graph.map, self.board, coord)
+        marker = self.board.markers.get(f"destination:{self.corp}")
+        if not keeps_all or sorted(mapping) != list(range(len(old.stops))) \
+                or len(set(mapping.values())) != len(mapping) \
+                or (marker is not None and marker.get("hex") == coord):
+            return None
+        for i, j in mapping.items():
+            node = ("stop", coord, i)
+            stop = new.stops[j]
+            tokens = self.board.tokens_at(coord, i)
+            if graph.blocks(node, self.corp) != \
+                    stop_blocks(self.board, node, stop.kind, stop.slots, tokens, self.corp):
+                return None
+        was = {j: i for i, j in mapping.items()}
+        answer: bool | None = False
+        for a, b in fresh:
+            for here, there in ((a, b), (b, a)):
+                found = self._takes(coord, self._old_node(coord, here, was),
+                                    self._old_node(coord, there, was))
+                if found:
+                    return True
+                if found is None:
+                    answer = None
+        return answer if answer or self.exact else None
+
+    def _old_node(self, coord: str, end: End, was: dict[int, int]) -> Node | None:
+        """The node of the current board an end of the new tile stands for (None: a stop
+        the current tile does not have)."""
+        if end.kind == "edge":
+            return self.graph.node(coord, "edge", end.n)
+        index = was.get(end.n)
+        return None if index is None else ("stop", coord, index)
+
+    def _takes(self, coord: str, here: Node | None, there: Node | None) -> bool | None:
+        """Whether a route may arrive at `here` and go on along a new path of `coord`
+        to `there`: True, False, or None when the only routes found to `here` pass
+        `there`."""
+        if here is None:
+            return False
+        if here[0] == "stop":
+            if (here[1], here[2]) in self.starts:
+                return True
+            if self.graph.blocks(here, self.corp):
+                return False
+        avoid = self.bit.get(there, 0) if there is not None else 0
+        answer: bool | None = False
+        for state in self.into.get(here, []):
+            if here[0] == "side" and self.graph.segments[state // 2].coord == coord:
+                continue  # a route crosses a side into the other hex
+            route = self.routes.get(state)
+            if route is None:
+                continue
+            if not route & avoid:
+                return True
+            answer = None
+        return answer
