@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from .board import hexes
 from .board.map import BoardState, Map, tile_at
-from .board.tiles import Tile
+from .board.tiles import Tile, next_colour
 from .board.track import (
     Arrivals,
     Reach,
@@ -390,12 +390,13 @@ def near_hexes(state: GameState, corp: str) -> list[str]:
     return sorted(near)
 
 
-def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int) -> bool:
+def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int,
+             reach: Reach | None = None) -> bool:
     """The tile-lay connection rule of the game: "open" (the corporation reaches some
     track of the new tile), "restrictive" (semi-restricted: new track extends a route or
     a reached city rises in value) or "strict" (restricted: new track extends a
-    route)."""
-    reach = corp_reach(state, corp)
+    route).  ``reach``: corp_reach(state, corp), when the caller has it."""
+    reach = reach or corp_reach(state, corp)
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
         return False
     rule = state.options.get("tile_lay", "open")
@@ -412,10 +413,20 @@ def fitting(state: GameState, coord: str, tile_id: str) -> list[int]:
     return placements(state.map, state.board, coord, tile_id, phase_colours(state))
 
 
+def next_tiles(state: GameState, coord: str) -> list[str]:
+    """The tiles left in the supply of the colour that may follow the hex's current
+    tile, by id: the only ones tile_problem may let on it (for listing lays)."""
+    wanted = next_colour(tile_at(state.map, state.board, coord)[0].colour)
+    tiles = state.map.tiles
+    return [tile_id for tile_id, left in sorted(state.board.tiles_left.items())
+            if left > 0 and tile_id in tiles and tiles[tile_id].colour == wanted]
+
+
 def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     """Every tile lay the corporation may make now (for prompts and self-play)."""
     colours = phase_colours(state)
     moves = []
+    reach = corp_reach(state, corp)
     for coord in near_hexes(state, corp):
         hex_ = state.map.hexes.get(coord)
         if hex_ is None or not hex_.buildable or blocked_by_private(state, coord):
@@ -423,11 +434,9 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
         cost = terrain_cost(state, corp, coord)
         if cost > state.corps[corp].cash:
             continue
-        for tile_id, left in sorted(state.board.tiles_left.items()):
-            if left <= 0:
-                continue
+        for tile_id in next_tiles(state, coord):
             fits = [r for r in placements(state.map, state.board, coord, tile_id, colours)
-                    if connects(state, corp, coord, tile_id, r)]
+                    if connects(state, corp, coord, tile_id, r, reach)]
             distinct = distinct_placements(state, coord, tile_id, fits)
             for r in distinct:
                 fields = lay_fields(state.map.tiles[tile_id], r, distinct)
