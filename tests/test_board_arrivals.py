@@ -24,7 +24,7 @@ def compare_every_lay(state: GameState, seen: Counter[str]) -> None:
     for corp in sorted(state.corps):
         if not any(True for _ in state.board.stations(corp)):
             continue
-        arrivals = Arrivals(state.map, state.board, corp)
+        arrivals = Arrivals.of(state.map, state.board, corp)
         for coord in near_hexes(state, corp):
             if coord not in state.board.tiles:
                 continue  # first track on a hex: all of it is new (no closed-rule question)
@@ -67,7 +67,7 @@ def test_a_city_that_opens_is_left_to_the_search(board_map) -> None:
     place_token(board_map, board, "H12", 0, "PRR")
     board.tiles["H10"] = ("57", 1)
     place_token(board_map, board, "H10", 0, "NYC")
-    arrivals = Arrivals(board_map, board, "PRR")
+    arrivals = Arrivals.of(board_map, board, "PRR")
     new = board_map.tiles["15"]
     rotation = placements(board_map, board, "H10", "15", ("yellow", "green"))[0]
     old_paths = {frozenset(p) for p in board_map.tiles["57"].rotated_paths(1)}

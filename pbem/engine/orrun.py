@@ -46,6 +46,12 @@ def remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
     return _CACHE[key]
 
 
+def forget_runs() -> None:
+    """Empty the cache of remember() (a benchmark timing a whole replay starts from
+    nothing, as a new process does)."""
+    _CACHE.clear()
+
+
 def revenue_rules(state: GameState, corp: str) -> Any:
     """The company's revenue modifiers (board.search.RevenueRules), None when it has
     none: the title's (tokens on the map that change a city's value, a destination

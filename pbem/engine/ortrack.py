@@ -8,11 +8,13 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .board import hexes
-from .board.map import BoardState, Map, tile_at
+from .board.map import tile_at
 from .board.tiles import Tile, next_colour
 from .board.track import (
     Arrivals,
     Reach,
+    RouteMoves,
+    TrackGraph,
     closed_lay_ok,
     lay_problem,
     placements,
@@ -27,34 +29,57 @@ from .registry import book, cite
 from .state import BANK, GameState, board_key, corp_holder
 
 T = TypeVar("T")
+#: the values of option tile_lay under which new track must extend a route (V-7.6; 1870)
+CLOSED_RULES = ("restrictive", "strict")
+_GRAPH_CACHE: dict[tuple[Any, ...], TrackGraph] = {}
+_MOVES_CACHE: dict[tuple[Any, ...], RouteMoves] = {}
 _REACH_CACHE: dict[tuple[Any, ...], Reach] = {}
 _ARRIVALS_CACHE: dict[tuple[Any, ...], Arrivals] = {}
 
 
 def _per_board(cache: dict[tuple[Any, ...], T], state: GameState, corp: str,
-               make: Callable[[Map, BoardState, str], T]) -> T:
-    """make(map, board, corp), remembered while the board is the same: the map (the
-    options' reading of it: maps_for keeps each for the life of the process), the tiles,
-    the stations and the markers."""
+               make: Callable[[], T]) -> T:
+    """make(), remembered while the board is the same: the map (the options' reading of
+    it: maps_for keeps each for the life of the process), the tiles, the stations and
+    the markers."""
     markers = repr(sorted((k, sorted(v.items())) for k, v in state.board.markers.items()))
     key = (id(state.map), corp, board_key(state.board), markers)
     found = cache.get(key)
     if found is None:
         if len(cache) > 128:
             cache.clear()
-        found = cache[key] = make(state.map, state.board, corp)
+        found = cache[key] = make()
     return found
+
+
+def track_graph(state: GameState) -> TrackGraph:
+    """The board's track graph, remembered for the same board."""
+    return _per_board(_GRAPH_CACHE, state, "", lambda: TrackGraph(state.map, state.board))
+
+
+def corp_moves(state: GameState, corp: str) -> RouteMoves:
+    """The moves of the corporation's routes on the board (track.RouteMoves), remembered
+    for the same board."""
+    return _per_board(_MOVES_CACHE, state, corp, lambda: RouteMoves(track_graph(state), corp))
 
 
 def corp_reach(state: GameState, corp: str) -> Reach:
     """track.reachable, remembered for the same board (prompts ask for it often)."""
-    return _per_board(_REACH_CACHE, state, corp, reachable)
+    return _per_board(_REACH_CACHE, state, corp,
+                      lambda: reachable(state.map, state.board, corp, corp_moves(state, corp)))
 
 
 def corp_arrivals(state: GameState, corp: str) -> Arrivals:
     """track.Arrivals of the corporation, remembered for the same board (the closed rule
     asks it for every candidate lay)."""
-    return _per_board(_ARRIVALS_CACHE, state, corp, Arrivals)
+    return _per_board(_ARRIVALS_CACHE, state, corp, lambda: Arrivals(corp_moves(state, corp)))
+
+
+def forget_boards() -> None:
+    """Empty the caches above (a benchmark timing a whole replay starts from nothing, as
+    a new process does)."""
+    for cache in (_GRAPH_CACHE, _MOVES_CACHE, _REACH_CACHE, _ARRIVALS_CACHE):
+        cache.clear()
 
 
 def phase_colours(state: GameState) -> tuple[str, ...]:
@@ -400,7 +425,7 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
         return False
     rule = state.options.get("tile_lay", "open")
-    if rule in ("restrictive", "strict"):
+    if rule in CLOSED_RULES:
         return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
                              revenue_column(state), reach.stops, rise_counts=rule != "strict",
                              arrivals=corp_arrivals(state, corp))
