@@ -14,7 +14,6 @@ from .board.track import (
     Arrivals,
     Reach,
     RouteMoves,
-    TrackGraph,
     closed_lay_ok,
     lay_problem,
     placements,
@@ -24,14 +23,13 @@ from .board.track import (
 from .context import Ctx, money, require
 from .errors import AmbiguousError, RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
-from .orrun import revenue_column
+from .orrun import position_key, revenue_column, track_graph
 from .registry import book, cite
-from .state import BANK, GameState, board_key, corp_holder
+from .state import BANK, GameState, corp_holder
 
 T = TypeVar("T")
 #: the values of option tile_lay under which new track must extend a route (V-7.6; 1870)
 CLOSED_RULES = ("restrictive", "strict")
-_GRAPH_CACHE: dict[tuple[Any, ...], TrackGraph] = {}
 _MOVES_CACHE: dict[tuple[Any, ...], RouteMoves] = {}
 _REACH_CACHE: dict[tuple[Any, ...], Reach] = {}
 _ARRIVALS_CACHE: dict[tuple[Any, ...], Arrivals] = {}
@@ -39,11 +37,8 @@ _ARRIVALS_CACHE: dict[tuple[Any, ...], Arrivals] = {}
 
 def _per_board(cache: dict[tuple[Any, ...], T], state: GameState, corp: str,
                make: Callable[[], T]) -> T:
-    """make(), remembered while the board is the same: the map (the options' reading of
-    it: maps_for keeps each for the life of the process), the tiles, the stations and
-    the markers."""
-    markers = repr(sorted((k, sorted(v.items())) for k, v in state.board.markers.items()))
-    key = (id(state.map), corp, board_key(state.board), markers)
+    """make(), remembered while the position is the same (orrun.position_key)."""
+    key = (position_key(state.map, state.board), corp)
     found = cache.get(key)
     if found is None:
         if len(cache) > 128:
@@ -52,15 +47,11 @@ def _per_board(cache: dict[tuple[Any, ...], T], state: GameState, corp: str,
     return found
 
 
-def track_graph(state: GameState) -> TrackGraph:
-    """The board's track graph, remembered for the same board."""
-    return _per_board(_GRAPH_CACHE, state, "", lambda: TrackGraph(state.map, state.board))
-
-
 def corp_moves(state: GameState, corp: str) -> RouteMoves:
     """The moves of the corporation's routes on the board (track.RouteMoves), remembered
     for the same board."""
-    return _per_board(_MOVES_CACHE, state, corp, lambda: RouteMoves(track_graph(state), corp))
+    return _per_board(_MOVES_CACHE, state, corp,
+                      lambda: RouteMoves(track_graph(state.map, state.board), corp))
 
 
 def corp_reach(state: GameState, corp: str) -> Reach:
@@ -78,7 +69,7 @@ def corp_arrivals(state: GameState, corp: str) -> Arrivals:
 def forget_boards() -> None:
     """Empty the caches above (a benchmark timing a whole replay starts from nothing, as
     a new process does)."""
-    for cache in (_GRAPH_CACHE, _MOVES_CACHE, _REACH_CACHE, _ARRIVALS_CACHE):
+    for cache in (_MOVES_CACHE, _REACH_CACHE, _ARRIVALS_CACHE):
         cache.clear()
 
 

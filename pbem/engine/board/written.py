@@ -18,7 +18,16 @@ from typing import Any
 from ..errors import AmbiguousError, RulesError
 from .map import BoardState, Map, tile_at
 from .routegraph import RouteGraph, StopKey
-from .search import RevenueRules, Route, RouteSearch, Run, TrainSpec, find_track, search_for
+from .search import (
+    GraphMaker,
+    RevenueRules,
+    Route,
+    RouteSearch,
+    Run,
+    TrainSpec,
+    find_track,
+    search_for,
+)
 
 _STOP = re.compile(r"^\s*([A-Za-z]\s*\d{1,3})\s*(?:[./]\s*(\d))?\s*$")
 
@@ -67,6 +76,7 @@ def check_run(
     column: str | int,
     rules: RevenueRules | None = None,
     cite: Callable[[str], str | None] = lambda key: None,
+    make_graph: GraphMaker = RouteGraph,
 ) -> Run:
     """Check routes a player wrote and realise them on the track.
 
@@ -76,7 +86,7 @@ def check_run(
     for the player when a route is illegal or the routes cannot all be run at once.
     """
     rules = rules or RevenueRules()
-    search = search_for(board_map, board, corp, column, rules)
+    search = search_for(board_map, board, corp, column, rules, make_graph)
     graph = search.graph
     untracked: dict[StopKey, int] = {}
     written = _read_written(board_map, board, corp, trains, explicit, graph, untracked,

@@ -39,6 +39,7 @@ from ...orrun import (
     remember,
     revenue_column,
     revenue_rules,
+    route_graph,
     rules_key,
     run_summary,
     train_specs,
@@ -111,7 +112,8 @@ def connection_route(state: GameState, corp: str, train: tuple[str, int | None])
     column = revenue_column(state)
     key = ("connection", state.title, corp, train, column, board_key(state.board),
            rules_key(rules))
-    run = remember(key, lambda: best_run(state.map, state.board, corp, [train], column, rules))
+    run = remember(key, lambda: best_run(state.map, state.board, corp, [train], column, rules,
+                                         route_graph))
     if not run.routes or run.total < CONNECTED:
         return None
     route = run.routes[0]
