@@ -45,6 +45,7 @@ from ...orrun import (
     train_specs,
     written_run,
 )
+from ...ortrack import corp_reach
 from ...state import GameState, board_key
 from .finish import ends_after_turn, note_400
 from .tokens import place_destination_marker
@@ -132,6 +133,9 @@ def eligible(state: GameState, corp: str) -> bool:
     joins them."""
     if not may_connect(state, corp):
         return False
+    reached = corp_reach(state, corp).stops
+    if not any(stop in reached for stop in destination_stops(state, corp)):
+        return False  # no legal route of the company gets there (the search below asks more)
     train = longest_train(state, corp)
     if state.options.get("connection_check", "train") == "track":
         train = (train[0], None)
