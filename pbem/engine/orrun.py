@@ -9,7 +9,7 @@ from typing import Any
 
 from .board.map import BoardState, Map
 from .board.routegraph import RouteGraph, StopKey
-from .board.search import Run, best_run
+from .board.search import Run, TrainSpec, best_run
 from .board.search import has_route as route_exists
 from .board.track import TrackGraph
 from .board.written import check_run
@@ -32,8 +32,8 @@ def running(state: GameState, corp: str) -> list[str]:
     return [*c.trains, *c.rusting]
 
 
-def train_specs(state: GameState, corp: str) -> list[tuple[str, int | None]]:
-    return [(t, state.rules.train(t).distance) for t in running(state, corp)]
+def train_specs(state: GameState, corp: str) -> list[TrainSpec]:
+    return [(t, state.rules.train(t).reach) for t in running(state, corp)]
 
 
 _CACHE: dict[tuple[Any, ...], Any] = {}
