@@ -84,7 +84,7 @@ def track_graph(board_map: Map, board: BoardState) -> TrackGraph:
 def route_graph(board_map: Map, board: BoardState, corp: str, column: str | int,
                 values: Mapping[StopKey, int] | None = None) -> RouteGraph:
     """RouteGraph(...), remembered for the same position, company, column and stop values:
-    a company's run, the check of its written routes and 1870's connection runs search
+    a company's run, the check of its written routes and a title's connection runs search
     the same graph."""
     key = (position_key(board_map, board), corp, column,
            tuple(sorted((values or {}).items())))

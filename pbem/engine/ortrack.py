@@ -29,7 +29,7 @@ from .registry import book, cite
 from .state import BANK, GameState, corp_holder
 
 T = TypeVar("T")
-#: the values of option tile_lay under which new track must extend a route (V-7.6; 1870)
+#: the values of option tile_lay under which new track must extend a route (the closed rule)
 CLOSED_RULES = ("restrictive", "strict")
 _MOVES_CACHE: dict[tuple[Any, ...], RouteMoves] = {}
 _REACH_CACHE: dict[tuple[Any, ...], Reach] = {}
