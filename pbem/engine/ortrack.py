@@ -37,12 +37,13 @@ _ARRIVALS_CACHE: dict[tuple[Any, ...], Arrivals] = {}
 
 
 def _per_board(cache: dict[tuple[Any, ...], T], state: GameState, corp: str,
-               make: Callable[[], T]) -> T:
-    """make(), remembered while the position is the same (orrun.position_key)."""
+               make: Callable[[], T], size: int = 128) -> T:
+    """make(), remembered while the position is the same (orrun.position_key), at most
+    ``size`` of them."""
     key = (position_key(state.map, state.board), corp)
     found = cache.get(key)
     if found is None:
-        if len(cache) > 128:
+        if len(cache) >= size:
             cache.clear()
         found = cache[key] = make()
     return found
@@ -52,7 +53,7 @@ def corp_moves(state: GameState, corp: str) -> RouteMoves:
     """The moves of the corporation's routes on the board (track.RouteMoves), remembered
     for the same board."""
     return _per_board(_MOVES_CACHE, state, corp,
-                      lambda: RouteMoves(track_graph(state.map, state.board), corp))
+                      lambda: RouteMoves(track_graph(state.map, state.board), corp), 32)
 
 
 def corp_reach(state: GameState, corp: str) -> Reach:
@@ -64,7 +65,8 @@ def corp_reach(state: GameState, corp: str) -> Reach:
 def corp_arrivals(state: GameState, corp: str) -> Arrivals:
     """track.Arrivals of the corporation, remembered for the same board (the closed rule
     asks it for every candidate lay)."""
-    return _per_board(_ARRIVALS_CACHE, state, corp, lambda: Arrivals(corp_moves(state, corp)))
+    return _per_board(_ARRIVALS_CACHE, state, corp, lambda: Arrivals(corp_moves(state, corp)),
+                      32)
 
 
 def forget_boards() -> None:
