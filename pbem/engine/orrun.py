@@ -90,7 +90,7 @@ def route_graph(board_map: Map, board: BoardState, corp: str, column: str | int,
            tuple(sorted((values or {}).items())))
     found = _GRAPHS.get(key)
     if found is None:
-        if len(_GRAPHS) >= 16:  # about 0.4 MB each late in an 1870 game
+        if len(_GRAPHS) >= 16:  # about 0.4 MB each on a late, full board
             _GRAPHS.clear()
         found = _GRAPHS[key] = RouteGraph(board_map, board, corp, column, values,
                                           track_graph(board_map, board))
