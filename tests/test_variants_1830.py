@@ -15,13 +15,14 @@ from enginehelp import Table, first_operating_round, give_cash, give_train
 from pbem.engine.board.track import closed_lay_ok
 from pbem.engine.context import Ctx
 from pbem.engine.errors import SetupError
-from pbem.engine.game import apply_facts, new_game
+from pbem.engine.game import apply_facts, new_game, to_act
 from pbem.engine.ortrack import fitting, terrain_cost
 from pbem.engine.registry import book
 from pbem.engine.shares import certificate_count, certificate_limit
 from pbem.engine.state import corp_holder, player_holder
 from pbem.engine.title import load_title
 from pbem.engine.trains import bank_offers, left_in_bank
+from pbem.render.prompt import prompt_text
 
 # -- positions -------------------------------------------------------------------------------
 
@@ -463,16 +464,22 @@ def test_v1_8_raise_steps(rule: str, refused: list[int], allowed: list[int]) -> 
         Table(["A", "B", "C"], bid_raise=rule).act("A", "bid", private="CS", amount=amount)
 
 
-def auction_of_ca_between_three(**options: str) -> Table:
-    """A, B and C bid on CA; the SV and CS are bought: the auction for DH... no: the
-    bids on CA wait until SV, CS, DH and MH are sold."""
+def ca_bid_by_three(**options: str) -> Table:
+    """A, B and C bid on CA (C leads with $175); the bids wait until SV, CS, DH and MH
+    are sold, then the auction between them begins."""
     t = Table(["A", "B", "C", "D"], **options)
     t.act("A", "bid", private="CA", amount=165)
     t.act("B", "bid", private="CA", amount=170)
     t.act("C", "bid", private="CA", amount=175)
     for _ in range(4):  # SV, CS, DH, MH
         t.act(t.current, "buy_private")
-    assert t.state.round["auction"]["private"] == "CA" and t.current == "A"
+    assert t.state.round["auction"]["private"] == "CA"
+    return t
+
+
+def auction_of_ca_between_three(**options: str) -> Table:
+    t = ca_bid_by_three(**options)
+    assert t.current == "A"
     t.act("A", "pass")
     t.act("B", "bid", private=None, amount=180)
     return t
@@ -489,6 +496,61 @@ def test_v1_8_pass_and_out() -> None:
     t = auction_of_ca_between_three(auction_pass="out")
     t.act("C", "pass")  # C out too: B wins
     assert t.state.privates["CA"].owner == "p:B"
+
+
+def test_v1_8_formal_bidding_goes_in_turn() -> None:
+    """★ Formal bidding: the lowest bidder A first, then clockwise (C-2.2.2)."""
+    t = ca_bid_by_three()
+    assert to_act(t.state) == ["A"]
+    assert "waits for A" in t.refused("B", "bid", private=None, amount=180)
+
+
+def test_v1_8_free_for_all_bidding() -> None:
+    """Free-for-all bidding: A and B answer C's $175 in any order; B's raise asks A and
+    C again; C and A pass on it: B buys CA for $180."""
+    t = ca_bid_by_three(bidding="free-for-all")
+    assert to_act(t.state) == ["A", "B"]
+    t.act("B", "bid", private=None, amount=180)
+    assert to_act(t.state) == ["A", "C"]
+    assert prompt_text(t.state, "C").startswith("Waiting for A and C (")
+    assert "bid 185" in prompt_text(t.state, "C") and "bid 185" in prompt_text(t.state, "A")
+    assert "You lead" in t.refused("B", "bid", private=None, amount=185)
+    t.act("C", "pass")
+    assert to_act(t.state) == ["A"]
+    assert "You passed" in t.refused("C", "bid", private=None, amount=185)
+    before = t.cash("B")
+    t.act("A", "pass")
+    assert t.state.privates["CA"].owner == "p:B" and t.cash("B") == before - 180
+
+
+def test_v1_8_free_for_all_bidding_pass_and_re_enter() -> None:
+    """★ Pass and re-enter: C passed on B's $180, and may bid again on A's $185."""
+    t = ca_bid_by_three(bidding="free-for-all")
+    t.act("B", "bid", private=None, amount=180)
+    t.act("C", "pass")
+    t.act("A", "bid", private=None, amount=185)
+    assert to_act(t.state) == ["B", "C"]
+    t.act("C", "bid", private=None, amount=190)
+    assert t.state.round["auction"]["leader"] == "C"
+
+
+def test_v1_8_free_for_all_bidding_pass_and_out() -> None:
+    """Pass and out: C's pass takes him out; A's raise asks only B."""
+    t = ca_bid_by_three(bidding="free-for-all", auction_pass="out")
+    t.act("B", "bid", private=None, amount=180)
+    t.act("C", "pass")
+    t.act("A", "bid", private=None, amount=185)
+    assert to_act(t.state) == ["B"]
+    assert "not in it" in t.refused("C", "bid", private=None, amount=190)
+    t.act("B", "pass")
+    assert t.state.privates["CA"].owner == "p:A"
+
+
+@pytest.mark.parametrize("other", [{"privates": "groups"}, {"auction_order": "lowest-bid"}])
+def test_v1_8_free_for_all_bidding_is_refused_where_there_is_no_such_auction(
+        other: dict[str, str]) -> None:
+    with pytest.raises(SetupError, match="cannot be played together"):
+        new_game("1830", ["A", "B", "C"], 1, {"bidding": "free-for-all", **other})
 
 
 # -- 4.0 the DH's station ---------------------------------------------------------------------
@@ -522,7 +584,7 @@ def test_4_0_dh_station_flexible() -> None:
 
 @pytest.mark.parametrize(("option", "words"), [
     ("plus_trains", "V-7.9"), ("board", "V-1.2"), ("erie_20", "V-6.5"),
-    ("free_bidding", "V-1.8"), ("flexible_59", "V-7.8"),
+    ("flexible_59", "V-7.8"),
     ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
 def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
                                                                  words: str) -> None:

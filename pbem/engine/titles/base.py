@@ -248,6 +248,12 @@ class Rulebook:
         (1830 V-1.8 pass and out; 18xx.games) or may bid again (1.2.2)."""
         return state.options.get("auction_order", "clockwise") == "lowest-bid"
 
+    def free_bidding(self, state: GameState) -> bool:
+        """Whether the auction between bidders has no turns: every bidder still in may
+        raise or pass at any time, in any order (1830 V-1.8 free-for-all bidding), or
+        they bid in turn (C-2.2.2, 1.2.2)."""
+        return False
+
     def bank_lends(self, state: GameState) -> bool:
         """Whether the bank lends a company what it and its president lack for a forced
         train (the 1830 base game, 7.6.2); else the president sells shares (6.6.3)."""

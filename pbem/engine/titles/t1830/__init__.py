@@ -121,6 +121,9 @@ class Rulebook1830(Rulebook):
     def pass_leaves_auction(self, state: GameState) -> bool:
         return bidding.pass_leaves(state) or super().pass_leaves_auction(state)
 
+    def free_bidding(self, state: GameState) -> bool:
+        return bidding.free(state)
+
     # -- trains and the operating order (2.0, 3.0, V-1.7, V-7.7) ------------------------
 
     def train_count(self, state: GameState, train: TrainDef) -> int | None:
