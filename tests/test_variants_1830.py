@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from cli_driver import Cli
 from enginehelp import Table, first_operating_round, give_cash, give_train
+from moderation_table import ModTable
 
 from pbem.engine.board.track import closed_lay_ok
 from pbem.engine.context import Ctx
@@ -681,3 +682,26 @@ def test_v1_1_seating_random_or_as_given(tmp_path: Path) -> None:
         game = cli.ok("new", "1830", *players, "--seed", "7", "--seating", seating).strip()
         orders.append([p["name"] for p in cli.show(int(game))["players"]])
     assert orders[0] == list("ABCDEF") and sorted(orders[1]) == orders[0] != orders[1]
+
+
+def test_v1_8_free_for_all_bidding_by_mail(tmp_path: Path) -> None:
+    """By mail: the two bidders under the lead get a turn mail and a deadline each, in
+    any order; Ben's raise asks Ann and Cat; when their deadlines pass the pass policy
+    passes both, and Ben buys CA."""
+    table = ModTable(tmp_path, {"bidding": "free-for-all", "deadline": "24h",
+                                "on_deadline": "pass", "remind": "none"})
+    for name, command in [("Ann", "bid CA 165"), ("Ben", "bid CA 170"),
+                          ("Cat", "bid CA 175"), ("Dan", "buy SV"), ("Ann", "buy CS"),
+                          ("Ben", "buy DH"), ("Cat", "buy MH")]:
+        table.send(name, command)
+    assert table.waiting() == ["Ann", "Ben"]
+    assert table.due("Ann") == table.due("Ben") is not None
+    mails = table.new_mail()
+    for name in ("Ann", "Ben"):
+        assert any("bid 180" in m.text for m in table.to(name, mails)), name
+    table.clock.advance(hours=2)
+    table.send("Ben", "Hi all!\nbid 180")
+    assert table.waiting() == ["Ann", "Cat"]
+    table.tick(hours=24)
+    assert table.commands()[-2:] == ["Ann: pass", "Cat: pass"]
+    assert table.state().privates["CA"].owner == "p:Ben"

@@ -124,6 +124,16 @@ class AuctionBetweenBidders(Step):
                 for name in answering(state, auction)}
 
 
+def open_high_bid(state: GameState) -> str | None:
+    """With free-for-all bidding, the high bid the bidders answer in any order ("CA
+    $180 Ben"): one decision for each of them however the others answer it, so a
+    deadline runs from the bid (pbem.moderation); None otherwise."""
+    auction = state.round.get("auction")
+    if not auction or auction["current"] is not None:
+        return None
+    return f"{auction['private']} {money(auction['high'])} {auction['leader']}"
+
+
 def bidder_moves(state: GameState, name: str, auction: dict[str, Any]) -> list[dict[str, Any]]:
     sym = auction["private"]
     low, high = auction["high"] + MIN_RAISE, available(state, name, except_private=sym)
