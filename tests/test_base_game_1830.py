@@ -223,7 +223,7 @@ def test_1_0_the_base_game_sets_its_options() -> None:
 @pytest.mark.parametrize(("options", "words"), [
     ({"privates": "groups", "auction_order": "lowest-bid"}, "there is none"),
     ({"game": "base", "bankruptcy": "declare"}, "nobody goes bankrupt"),
-    ({"forced_train": "loan", "forced_sale": "any"}, "he sells none"),
+    ({"forced_train": "loan", "forced_sale": "any"}, "no shares are sold"),
 ])
 def test_options_that_cannot_go_together_are_refused(options: dict[str, str],
                                                      words: str) -> None:

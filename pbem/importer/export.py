@@ -541,7 +541,7 @@ class Exporter:
         if self.state.round.get("kind") == "stock" and prop.get("private"):
             if prop["proposer"] != prop["buyer"]:
                 raise ExportError("18xx.games lets a player buy another's private company only "
-                                  "in his own turn (the buyer makes the offer)")
+                                  "in the buyer's own turn (the buyer makes the offer)")
             self.player("buy_company", prop["buyer"], company=prop["private"],
                         price=prop["price"])
         elif prop.get("kind") == "private":

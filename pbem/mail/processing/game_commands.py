@@ -65,7 +65,7 @@ UNITS = [
     MailCommand("discard", OPERATING, "discard 3", "discard a train over the limit.",
                 listed=False),
     MailCommand("buy private", OPERATING, "buy private DH from Alice for 140",
-                "the corporation buys a private company; Alice must accept (unless she is "
+                "the corporation buys a private company; Alice must accept (unless Alice is "
                 "its president).", listed=False),
     MailCommand("bankrupt", OPERATING, "bankrupt",
                 "1870: you cannot raise the money for a forced train even by selling all you "

@@ -53,9 +53,9 @@ def borrow(ctx: Ctx, corp: str, price: int) -> None:
     ctx.pay(player_holder(president), corp_holder(corp), own)
     ctx.pay(BANK, corp_holder(corp), lent)
     ctx.corp_set(corp, loan=state.corps[corp].loan + lent)
-    ctx.log(f"{president} gives {corp} all his {money(own)} and {corp} borrows {money(lent)} "
-            f"from the bank: {corp} is insolvent, {president} its administrator, until the "
-            f"{money(state.corps[corp].loan)} are repaid (7.7).")
+    ctx.log(f"{president} pays {corp} {money(own)}, all {president}'s money, and {corp} "
+            f"borrows {money(lent)} from the bank: {corp} is insolvent, {president} its "
+            f"administrator, until the {money(state.corps[corp].loan)} are repaid (7.7).")
 
 
 def repay(ctx: Ctx) -> None:
@@ -83,8 +83,8 @@ def repay(ctx: Ctx) -> None:
 
 def sale_problem(state: GameState, name: str, corp: str) -> str | None:
     if insolvent(state, corp) and state.president(corp) == name:
-        return (f"{corp} is insolvent and {name} is its administrator: he may not sell its "
-                f"shares until its loan of {money(state.corps[corp].loan)} is repaid.")
+        return (f"{corp} is insolvent and {name} is its administrator and may not "
+                f"sell its shares until its loan of {money(state.corps[corp].loan)} is repaid.")
     return None
 
 
