@@ -6,6 +6,7 @@ unclear."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -307,6 +308,23 @@ def test_show_names_the_options(tmp_path: Path) -> None:
     refused = cli.run("new", "1830", "--player", "A:a@x.org", "--player", "B:b@x.org",
                       "--option", "privates=groups", "--option", "auction_order=lowest-bid")
     assert refused.exit_code != 0 and "cannot be played together" in refused.stderr
+
+
+def test_export_to_18xx_games_refuses_the_options_the_site_lacks(tmp_path: Path) -> None:
+    """The same opening with and without two variants the site does not have: the log is
+    written without them, refused with them (naming them and their rules); options that
+    decide nothing (seating, visibility, undo) and the site's optional rules export."""
+    cli = Cli(tmp_path / "games.db")
+    plain = cli.new("Ann", "Ben", "Cat", six_trains="3", undo="consent",
+                    visibility="player-cash-hidden")
+    variants = cli.new("Ann", "Ben", "Cat", split_revenue="yes", bidding="free-for-all")
+    for game in (plain, variants):
+        cli.act(game, "Ann", "buy SV")
+    log = json.loads(cli.ok("export", str(plain), "--format", "18xx"))
+    assert log["settings"]["optional_rules"] == ["optional_6_train"]
+    refusal = " ".join(cli.refused("export", str(variants), "--format", "18xx").split())
+    assert ("This game is played with options 18xx.games does not have: bidding=free-for-all "
+            "(V-1.8), split_revenue=yes (V-7.1).") in refusal
 
 
 # -- V-1.7 trains, 3.0 indestructible 4-trains ---------------------------------------------------
