@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
-from mailtable import NAMES, NOW, Table, table_config
+from mailtable import NAMES, NOW, Mail, Table, table_config
 
 from pbem import service
+from pbem.mail.processing.command_line import carry_out
+from pbem.mail.processing.process import Outcome
 from pbem.store import open_store, secret_path_for
 
 AUCTION_1830 = [("Ann", "buy"), ("Ben", "buy"), ("Cat", "buy"), ("Dan", "buy"),
@@ -29,6 +32,11 @@ STOCK2_1830 = [*OPERATING_1830, ("Ben", "lay 57 J14 SW-NE; buy train; buy train;
 #: and a route.
 RUNNING_1830 = [*STOCK2_1830, ("Cat", "pass"), ("Dan", "pass"), ("Ann", "pass"), ("Ben", "pass")]
 
+#: Ann and Ben both bid on the CA; the private companies before it are sold, so the two
+#: bidders settle the CA between them (C-2.2.2), the lower bid first: Ann.
+BIDDERS_1830 = [("Ann", "bid CA 170"), ("Ben", "bid CA 175"), ("Cat", "buy"), ("Dan", "buy"),
+                ("Ann", "buy"), ("Ben", "buy")]
+
 #: The private companies sold; Ann owns the SLSF private, which is the SLSF president's
 #: certificate: she sets its par; stock round 1 begins, Cat first.
 STOCK_1870 = [("Ann", "buy"), ("Ben", "buy"), ("Cat", "buy"), ("Dan", "buy"), ("Ann", "buy"),
@@ -40,14 +48,23 @@ RUNNING_1870 = [*STOCK_1870, ("Cat", "par MP 100"), ("Dan", "pass"), ("Ann", "pa
                 ("Ann", "lay 57 E12 W-E; buy train; buy train; done"), ("Dan", "pass"),
                 ("Ann", "pass"), ("Ben", "pass"), ("Cat", "pass")]
 
+#: Stock round 2 of RUNNING_1870's game: Ben buys a SLSF share and, in his next turn,
+#: sells it; Ann, the SLSF's president, is offered price protection (1870 p.13).
+PROTECT_1870 = [*RUNNING_1870[:-3], ("Ann", "pass"), ("Ben", "buy SLSF; done"), ("Cat", "pass"),
+                ("Dan", "pass"), ("Ann", "pass"), ("Ben", "sell SLSF; done")]
+
 #: The 1830 base game (option game=base): Ann bids for the first choice of a group of
 #: private companies, the others pass; Ann chooses first.
 BASE_1830 = [("Ann", "bid 30"), ("Ben", "pass"), ("Cat", "pass"), ("Dan", "pass")]
+
+REFEREE = "referee"
+REFEREE_ADDRESS = "ref@games.test"
 
 #: name: (title, the moves, the game's options)
 POSITIONS: dict[str, tuple[str, list[tuple[str, str]], dict[str, str]]] = {
     "1830-auction": ("1830", [], {}),
     "1830-stock": ("1830", STOCK_1830, {}),
+    "1830-bidders": ("1830", BIDDERS_1830, {}),
     "1830-operating": ("1830", OPERATING_1830, {}),
     "1830-stock-2": ("1830", STOCK2_1830, {}),
     "1830-running": ("1830", RUNNING_1830, {}),
@@ -57,6 +74,7 @@ POSITIONS: dict[str, tuple[str, list[tuple[str, str]], dict[str, str]]] = {
     "1870-auction": ("1870", [], {}),
     "1870-stock": ("1870", STOCK_1870, {}),
     "1870-running": ("1870", RUNNING_1870, {}),
+    "1870-protect": ("1870", PROTECT_1870, {}),
 }
 
 
@@ -68,16 +86,16 @@ def build(folder: Path, name: str) -> Path:
     store = open_store(path, now=NOW)
     created = service.create_game(store, title, [(n, f"{n.lower()}@players.test")
                                                  for n in NAMES], seed=1, seating="fixed",
-                                  options=options, now=NOW, referee="ref@games.test")
-    for who, text in moves:
-        service.act(store, created.game_id, who, text, source="cli", now=NOW)
+                                  options=options, now=NOW, referee=REFEREE_ADDRESS)
+    for who, text in moves:  # as `pbem act` does: the game's clock kept on the record
+        carry_out(store, created.game_id, who, text, now=NOW)
     store.conn.close()
     return path
 
 
 class Position(Table):
     """A copy of a built position, to mail commands into (``Table``'s ``send`` and
-    ``new_mail``)."""
+    ``new_mail``); the name ``referee`` is the game's referee (ref@games.test)."""
 
     def __init__(self, built: Path, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -90,3 +108,20 @@ class Position(Table):
         self.players = {p["name"]: p for p in self.store.players(self.game)}
         self.seen = len(self.store.conn.execute("SELECT id FROM outbox").fetchall())
         self.uid = 0
+
+    def address(self, name: str) -> str:
+        if name != REFEREE:
+            return super().address(name)
+        game = self.store.game(self.game)
+        referee = {"game_id": self.game, "seat": -1, "key_hash": game["referee_key_hash"]}
+        return f"pbem+{self.game}.{self.store.reply_code(referee)}@games.test"
+
+    def send(self, name: str, body: str, **kwargs: Any) -> Outcome:
+        if name == REFEREE:
+            kwargs.setdefault("sender", REFEREE_ADDRESS)
+        return super().send(name, body, **kwargs)
+
+    def to(self, name: str, mails: list[Mail]) -> list[Mail]:
+        if name == REFEREE:
+            return [m for m in mails if m.recipient == REFEREE_ADDRESS]
+        return super().to(name, mails)
