@@ -49,7 +49,7 @@ Operating round (issue 3; listed so the language is complete):
   {"type": "buy_private", "private": "DH", "from": "Alice", "price": 140}
                                                           buy private DH from Alice for 140
   {"type": "pass"}                                        done / pass
-  {"type": "repay", "corp": "NYC"}                        repay NYC first (1830 base game: the
+  {"type": "repay", "corp": "NYC"}                        repay NYC first (a title's loans: the
                                                           administrator's order of repayment)
 
 Titles with redemption, price protection, connection runs and tokens on the map:
