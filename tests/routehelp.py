@@ -122,13 +122,29 @@ def brute_routes(board_map: Map, board: BoardState, limit: int | None, column: s
     return found
 
 
-def brute_best(routes: dict, distances: Sequence[int | None]) -> int | None:
+def brute_fits(board_map: Map, reach: int | tuple[int, int] | None, stops: tuple) -> bool:
+    """Whether a train runs a route of these stop nodes: at most `reach` stops, or for a
+    plus train (cities, towns) (1830 V-7.9) at most so many cities and off-boards and
+    so many towns."""
+    if not isinstance(reach, tuple):
+        return reach is None or len(stops) <= reach
+    kinds = [board_map.hexes[n[1]].tile.stops[n[2]].kind for n in stops]
+    return kinds.count("town") <= reach[1] and len(kinds) - kinds.count("town") <= reach[0]
+
+
+def brute_best(routes: dict, distances: Sequence, board_map: Map | None = None
+               ) -> int | None:
     """The best total over every assignment of routes (or none) to the trains; None
-    when there are too many assignments to try."""
+    when there are too many assignments to try.  Plus trains ((cities, towns)) need
+    the map."""
     by_train = []
     for d in distances:
+        if isinstance(d, tuple):
+            assert board_map is not None
         by_train.append([(key, rev) for key, (rev, stops) in routes.items()
-                         if d is None or len(stops) <= d] + [(frozenset(), 0)])
+                         if d is None or (isinstance(d, int) and len(stops) <= d)
+                         or (board_map is not None and brute_fits(board_map, d, stops))]
+                        + [(frozenset(), 0)])
     if prod(len(options) for options in by_train) > 300_000:
         return None
     best = 0

@@ -6,12 +6,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from routehelp import CORP, brute_best, brute_routes, random_board
+from routehelp import CORP, brute_best, brute_fits, brute_routes, random_board
 
 from pbem.engine.board.routegraph import RouteGraph
-from pbem.engine.board.search import RevenueRules, RouteSearch, best_run, legal_routes
+from pbem.engine.board.search import (
+    RevenueRules,
+    RouteSearch,
+    best_run,
+    legal_routes,
+    reach_name,
+)
 from pbem.engine.board.track import TrackGraph
 from pbem.engine.board.written import check_run
+from pbem.engine.errors import RulesError
 
 
 def check_run_is_legal(board_map, board, run, legal):
@@ -131,3 +138,53 @@ def test_1870_modifiers_against_brute_force(seed):
         run = best_run(board_map, board, CORP, [(str(d), d) for d in distances], "yellow",
                        rules)
         assert run.total == expected, distances
+
+
+Reach = int | tuple[int, int] | None
+PLUS_RUNS: tuple[list[Reach], ...] = (
+    [(2, 2)], [(2, 1), 2], [(2, 2), 4], [(3, 3), (2, 2)], [(2, 2), (2, 2)], [None, (2, 2)],
+    [(2, 2), 2, 2])
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_v7_9_plus_trains_legal_routes_and_best_run_against_brute_force(seed):
+    """1830 V-7.9: a plus train counts large cities (cities and off-boards) and towns
+    apart: its legal routes and the best run of plus trains, alone and with plain
+    trains, are those of the brute force."""
+    board_map, board = random_board(seed)
+    everything = brute_routes(board_map, board, None, "yellow")
+    for reach in ((2, 1), (2, 2), (3, 3)):
+        got = legal_routes(board_map, board, CORP, reach, "yellow")
+        expected = [rev for rev, stops in everything.values()
+                    if brute_fits(board_map, reach, stops)]
+        assert sorted(r.revenue for r in got) == sorted(expected), reach
+        assert all(r.train == f"{reach[0]}+{reach[1]}" for r in got)
+    for reaches in PLUS_RUNS:
+        best = brute_best(everything, reaches, board_map)
+        if best is None:
+            continue
+        trains: list[tuple[str, Reach]] = [(reach_name(r), r) for r in reaches]
+        run = best_run(board_map, board, CORP, trains, "yellow")
+        assert run.total == best, reaches
+        for route in run.routes:
+            stops = tuple(("stop", c, i) for c, i in route.stops)
+            assert brute_fits(board_map, dict(trains)[route.train], stops)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_v7_9_written_routes_of_a_plus_train(seed):
+    """A written route of a 2+2: accepted when it has at most two large cities and two
+    towns, else refused with the count (V-7.9)."""
+    board_map, board = random_board(seed)
+    trains = [("2+2", (2, 2))]
+    for route in legal_routes(board_map, board, CORP, None, "yellow")[:40]:
+        stops = [f"{c}.{i + 1}" for c, i in route.stops]
+        explicit = [{"train": "2+2", "stops": stops}]
+        nodes = tuple(("stop", c, i) for c, i in route.stops)
+        if brute_fits(board_map, (2, 2), nodes):
+            assert check_run(board_map, board, CORP, trains, explicit, "yellow").total == \
+                route.revenue
+        else:
+            with pytest.raises(RulesError, match="counts at most 2 large cities .* and 2 "
+                               "towns"):
+                check_run(board_map, board, CORP, trains, explicit, "yellow")

@@ -14,6 +14,7 @@ from cli_driver import Cli
 from enginehelp import Table, first_operating_round, give_cash, give_train
 from moderation_table import ModTable
 
+from pbem.engine.board import hexes
 from pbem.engine.board.track import closed_lay_ok
 from pbem.engine.context import Ctx
 from pbem.engine.errors import SetupError
@@ -24,7 +25,9 @@ from pbem.engine.shares import certificate_count, certificate_limit
 from pbem.engine.state import corp_holder, player_holder
 from pbem.engine.title import load_title
 from pbem.engine.trains import bank_offers, left_in_bank
+from pbem.notation import format_action, parse_commands
 from pbem.render.prompt import prompt_text
+from pbem.service import parse_context
 
 # -- positions -------------------------------------------------------------------------------
 
@@ -602,8 +605,7 @@ def test_4_0_dh_station_flexible() -> None:
 
 
 @pytest.mark.parametrize(("option", "words"), [
-    ("plus_trains", "V-7.9"), ("board", "V-1.2"), ("erie_20", "V-6.5"),
-    ("flexible_59", "V-7.8"),
+    ("board", "V-1.2"), ("erie_20", "V-6.5"),
     ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
 def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
                                                                  words: str) -> None:
@@ -723,3 +725,226 @@ def test_v1_8_free_for_all_bidding_by_mail(tmp_path: Path) -> None:
     table.tick(hours=24)
     assert table.commands()[-2:] == ["Ann: pass", "Cat: pass"]
     assert table.state().privates["CA"].owner == "p:Ben"
+
+
+# -- V-7.9 plus trains (V-1.7, and their rusting, 3.0) ---------------------------------------------
+
+
+def test_v1_7_plus_trains_replace_the_last_train_of_each_type() -> None:
+    """V-7.9: a 2+2, 3+3, 4+4, 5+5 and 6+6 "ersetzen jeweils die letzte Lok ihres Typs";
+    the bank sells each after the others of its type (with the extra 6-train: two 6s)."""
+    plain, plus = trains_left(), trains_left(plus_trains="yes")
+    assert plain == {"2": 6, "3": 5, "4": 4, "5": 3, "6": 2, "D": 6}
+    assert plus == {"2": 5, "2+2": 1, "3": 4, "3+3": 1, "4": 3, "4+4": 1, "5": 2, "5+5": 1,
+                    "6": 1, "6+6": 1, "D": 6}
+    assert trains_left(plus_trains="yes", six_trains="3")["6"] == 2
+    state = new_game("1830", ["A", "B", "C"], 1, {"plus_trains": "yes"})
+    state.trains_sold["2"] = 5
+    assert [t.name for t in bank_offers(state)] == ["2+2"]
+    state.trains_sold.update({"2+2": 1, "3": 4, "3+3": 1, "4": 3, "4+4": 1, "5": 2,
+                              "5+5": 1, "6": 1})
+    assert [t.name for t in bank_offers(state)] == ["6+6", "D"]
+
+
+def c_and_o_by_akron(train: str, **options: str) -> Table:
+    """Operating round 1.1, the C&O's turn (PRR has passed): Cleveland (F6, its home)
+    joined to the two towns of Akron & Canton (G7, tile 2) and on to Pittsburgh (H10)
+    through H8; the C&O holds one ``train``."""
+    t = first_operating_round(**options)
+    t.act("A", "pass")
+    board = t.state.board
+    for coord, tile, rotation in (("G7", "2", 2), ("H8", "8", 2), ("H10", "57", 1)):
+        board.tiles[coord] = (tile, rotation)
+        board.tiles_left[tile] -= 1
+    give_train(t, "C&O", train)
+    return t
+
+
+def test_v7_9_a_plus_train_counts_towns_besides_its_large_cities() -> None:
+    """V-7.9: "Eine 2+2-Lok kann also bis zu 2 große und zusätzlich bis zu 2 kleine
+    Städte anfahren": Cleveland ($30), a town of Akron & Canton ($10) and Pittsburgh
+    ($20) earn the 2+2 $60 where a 2-train earns $40 (Cleveland and the town); going on
+    to Altoona (a third large city) it may not."""
+    plain = c_and_o_by_akron("2")
+    plain.act("C", "run", routes=None)
+    plus = c_and_o_by_akron("2+2", plus_trains="yes")
+    plus.act("C", "run", routes=None)
+    assert plain.state.round["turn"]["run"]["revenue"] == 40
+    assert plus.state.round["turn"]["run"]["revenue"] == 60
+    written = c_and_o_by_akron("2+2", plus_trains="yes")
+    assert written.refused(
+        "C", "run", routes=[{"train": "2+2", "stops": ["F6", "G7", "H10", "H12"]}]
+    ).startswith("The 2+2-train counts at most 2 large cities (cities and off-boards) and 2 "
+                 "towns; F6-G7-H10-H12 has 3 and 1.")
+    written.act("C", "run", routes=[{"train": "2+2", "stops": ["F6", "G7", "H10"]}])
+    assert written.state.round["turn"]["run"]["revenue"] == 60
+
+
+def c_and_o_buys(own: str, buys: str, sold: dict[str, int], phase: str,
+                 trade: str | None = None, **options: str) -> Table:
+    """Operating round 1.1: the PRR holds a 2, a 4 and a 3+3 (set up), the C&O holds
+    ``own`` and buys ``buys`` from the bank (trading in ``trade``), with ``sold`` trains
+    sold before and the game in ``phase``."""
+    t = first_operating_round(**options)
+    t.act("A", "pass")
+    give_train(t, "C&O", own)
+    t.state.corps["PRR"].trains = ["2", "4"]
+    t.state.trains_sold.update(sold)
+    t.state.phase = phase
+    t.state.corps["C&O"].cash = 1200
+    t.act("C", "buy_train", train=buys, source="bank", price=None, trade=trade)
+    return t
+
+
+BEFORE_4 = {"2": 5, "2+2": 0, "3": 4, "3+3": 1}
+BEFORE_6 = {"2": 5, "2+2": 1, "3": 4, "3+3": 1, "4": 3, "4+4": 1, "5": 2, "5+5": 1}
+BEFORE_D = {**BEFORE_6, "6": 1, "6+6": 1}
+
+
+def test_3_0_plus_trains_2_2_rusts_at_the_4_4_not_the_first_4() -> None:
+    """3.0 "Verzögertes Verschrotten für die Plus-Loks": the 2+2 "erst bei der 4+4";
+    the 2-trains go with the first 4-train as without the variant."""
+    plain = c_and_o_buys("2", "4", {"2": 6, "3": 5}, "3")
+    assert plain.state.corps["C&O"].trains == ["4"] and plain.state.corps["PRR"].trains == ["4"]
+    plus = c_and_o_buys("2+2", "4", {**BEFORE_4, "2+2": 1}, "3", plus_trains="yes")
+    assert plus.state.corps["C&O"].trains == ["2+2", "4"]
+    assert plus.state.corps["PRR"].trains == ["4"]
+    last = c_and_o_buys("2+2", "4+4", {**BEFORE_4, "2+2": 1, "4": 3}, "4",
+                        plus_trains="yes")
+    assert last.state.corps["C&O"].trains == ["4+4"]
+    assert last.state.trains_scrapped["2+2"] == 1
+    delayed = c_and_o_buys("2+2", "4+4", {**BEFORE_4, "2+2": 1, "4": 3}, "4",
+                           plus_trains="yes", rusting="delayed")
+    assert delayed.state.corps["C&O"].trains == ["4+4"]
+    assert delayed.state.corps["C&O"].rusting == ["2+2"]  # runs once more (3.0)
+
+
+def test_3_0_plus_trains_3_3_rusts_at_the_6_6() -> None:
+    plus = c_and_o_buys("3+3", "6", {**BEFORE_6, "3+3": 1}, "5", plus_trains="yes")
+    assert plus.state.corps["C&O"].trains == ["3+3", "6"] and plus.state.phase == "6"
+    last = c_and_o_buys("3+3", "6+6", {**BEFORE_6, "6": 1}, "6", plus_trains="yes")
+    assert last.state.corps["C&O"].trains == ["6+6"]
+
+
+def test_3_0_plus_trains_4_4_rusts_at_the_last_diesel() -> None:
+    """The 4+4 goes with the last (sixth) diesel, the 4-trains with the first; a 4+4
+    traded in for a diesel before the last goes to the bank pool, for the last one out
+    of the game."""
+    first = c_and_o_buys("4+4", "D", BEFORE_D, "6", plus_trains="yes")
+    assert first.state.corps["C&O"].trains == ["4+4", "D"]
+    assert first.state.corps["PRR"].trains == ["2"]  # its 4 is obsolete (it had no 2+2)
+    last = c_and_o_buys("4+4", "D", {**BEFORE_D, "D": 5}, "D", plus_trains="yes")
+    assert last.state.corps["C&O"].trains == ["D"]
+    traded = c_and_o_buys("4+4", "D", BEFORE_D, "6", trade="4+4", plus_trains="yes")
+    assert traded.state.corps["C&O"].trains == ["D"] and traded.state.pool_trains == ["4+4"]
+    traded_last = c_and_o_buys("4+4", "D", {**BEFORE_D, "D": 5}, "D", trade="4+4",
+                               plus_trains="yes")
+    assert traded_last.state.pool_trains == [] and traded_last.state.trains_scrapped["4+4"] == 1
+    unlimited = c_and_o_buys("4+4", "D", {**BEFORE_D, "D": 5}, "D", plus_trains="yes",
+                             diesels="unlimited")
+    assert unlimited.state.corps["C&O"].trains == ["4+4", "D"]  # no last diesel
+
+
+# -- V-7.8 replacing #59 tiles ------------------------------------------------------------------
+
+
+def oo_tile_with_stations(stations: list[list[str]], **options: str) -> Table:
+    """Operating round 1.1 in phase 5, the PRR (A) to act: Hamilton & Toronto (D10) holds
+    a #59 with its cities' track to the N side (city 1) and to the SE... side two steps
+    round (city 2), and the given stations (per city)."""
+    t = first_operating_round(**options)
+    t.state.phase = "5"
+    board = t.state.board
+    board.tiles["D10"] = ("59", 0)
+    board.tiles_left["59"] -= 1
+    board.tokens["D10"] = stations
+    return t
+
+
+#: tile 64 at rotation 0 on D10: its long curve (city 1) takes both sides of the #59
+JOINED = [hexes.edge_name(e) for e in (0, 2, 3, 4)]
+
+
+def test_v7_8_fixed_exits_keep_the_cities_apart() -> None:
+    """★ "Feste Ausgänge": the upgrade keeps each city's connection, so the long curve
+    may not join the two track segments of the #59."""
+    t = oo_tile_with_stations([["PRR"], []])
+    assert "would not be kept" in t.refused("A", "lay", tile="64", hex="D10", exits=JOINED)
+
+
+def test_v7_8_flexible_exits_join_the_segments_and_the_president_chooses_the_city() -> None:
+    """"Flexible Ausgänge": the long curve joins the two segments of a #59 holding fewer
+    than two stations; the president of the company with the station there chooses its
+    city before anything else."""
+    t = oo_tile_with_stations([[], ["PRR"]], flexible_59="yes")
+    t.act("A", "lay", tile="64", hex="D10", exits=JOINED)
+    assert t.state.board.tiles["D10"] == ("64", 0)
+    assert t.state.board.tokens["D10"] == [["PRR"], []]  # with the track it had
+    assert "A must first choose the city of PRR's station on D10" in t.refused("A", "pass")
+    t.act("A", "token", hex="D10", city=2, **{"with": None})
+    assert t.state.board.tokens["D10"] == [[], ["PRR"]]
+    assert t.state.round["current"] == "PRR" and not t.state.round.get("joined_station")
+    kept = oo_tile_with_stations([[], ["PRR"]], flexible_59="yes")
+    kept.act("A", "lay", tile="64", hex="D10", exits=JOINED)
+    kept.act("A", "token", hex="D10", city=1, **{"with": None})
+    assert kept.state.board.tokens["D10"] == [["PRR"], []]
+
+
+def test_v7_8_flexible_exits_not_with_two_stations() -> None:
+    t = oo_tile_with_stations([["PRR"], ["C&O"]], flexible_59="yes")
+    assert "would not keep their cities" in t.refused("A", "lay", tile="64", hex="D10",
+                                                      exits=JOINED)
+
+
+def test_v7_8_the_president_of_the_station_s_company_chooses() -> None:
+    """"entscheidet sich der Direktor jener Gesellschaft": the PRR (A), coming from its
+    station on Dunkirk & Buffalo (E11, a #59 turned to D10), joins the segments of
+    D10's #59, where the C&O (C) has its station: C chooses the city, in the PRR's
+    turn, and A may not."""
+    t = first_operating_round(flexible_59="yes")
+    t.state.phase = "5"
+    board = t.state.board
+    board.tiles.update({"D10": ("59", 5), "E11": ("59", 2)})
+    board.tiles_left["59"] -= 2
+    board.tokens.update({"D10": [[], ["C&O"]], "E11": [["PRR"], []]})
+    t.act("A", "lay", tile="64", hex="D10", exits=[hexes.edge_name(e) for e in (5, 1, 2, 3)])
+    assert t.state.board.tokens["D10"] == [["C&O"], []]
+    assert prompt_text(t.state, "C").startswith(
+        "Waiting for C (the city of C&O's station on D10, operating round 1.1 of 1).")
+    assert "token D10 1            C&O's station goes into city 1 or city 2" in \
+        prompt_text(t.state, "C")
+    assert "C must first choose the city of C&O's station on D10" in \
+        t.refused("A", "token", hex="D10", city=2, **{"with": None})
+    t.act("C", "token", hex="D10", city=2, **{"with": None})
+    assert t.state.board.tokens["D10"] == [[], ["C&O"]] and t.current == "A"
+
+
+def test_v7_9_and_v7_8_games_by_the_cli(tmp_path: Path) -> None:
+    """pbem new --option plus_trains=yes --option flexible_59=yes: the game shows both
+    options and the plus trains the bank sells."""
+    cli = Cli(tmp_path / "games.db")
+    game = cli.new("Ann", "Ben", "Cat", plus_trains="yes", flexible_59="yes")
+    text = cli.ok("show", str(game))
+    assert "- plus_trains=yes (V-7.9): a 2+2, 3+3, 4+4, 5+5 and 6+6 replace" in text
+    assert "- flexible_59=yes (V-7.8): a #59 holding fewer than two stations" in text
+    assert "2-train $80, 5 left; 2+2-train $80, 1 left;" in text
+    assert cli.show(game)["options"]["plus_trains"] == "yes"
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("buy train 2+2", {"type": "buy_train", "train": "2+2", "source": None, "price": None,
+                       "trade": None}),
+    ("buy a 4+4-train from PRR for 100", {"type": "buy_train", "train": "4+4",
+                                          "source": "PRR", "price": 100, "trade": None}),
+    ("buy train D trade 5+5", {"type": "buy_train", "train": "D", "source": None,
+                               "price": None, "trade": "5+5"}),
+    ("discard 3+3", {"type": "discard", "train": "3+3"}),
+    ("run 3: H12-H10; 2+2: F6-G7-H10", {"type": "run", "routes": [
+        {"train": "3", "stops": ["H12", "H10"]}, {"train": "2+2", "stops": ["F6", "G7", "H10"]}]}),
+    ("run 2+2 f6 g7 h10", {"type": "run", "routes": [
+        {"train": "2+2", "stops": ["F6", "G7", "H10"]}]}),
+])
+def test_v7_9_commands_name_the_plus_trains(text: str, action: dict[str, object]) -> None:
+    ctx = parse_context(new_game("1830", ["A", "B", "C"], 1, {"plus_trains": "yes"}))
+    assert parse_commands(text, ctx)[0].action == action
+    assert parse_commands(format_action(action), ctx)[0].action == action

@@ -1,7 +1,8 @@
 """The map as a title's data and the game's options read it: rules/<title>/game.json
 "board" holds the readings (the station spaces of gray tiles, upgrades the rulebook
-does not allow, labels a brown tile may ignore), and the options choose among them
-(gray_tiles, upgrades).  GameState.map is the map these give."""
+does not allow, labels a brown tile may ignore, tiles whose cities an upgrade may
+join), and the options choose among them (gray_tiles, upgrades, flexible exits).
+GameState.map is the map these give."""
 
 from __future__ import annotations
 
@@ -35,12 +36,14 @@ def board_key(rules: Title) -> tuple[Any, ...]:
     data = board_data(rules)
     slots = tuple(sorted((str(t), int(n)) for t, n in data.get("gray_tile_slots", {}).items()))
     removed = tuple(sorted((str(a), str(b)) for a, b in data.get("upgrades_removed", [])))
-    return slots, removed, bool(data.get("p_hexes_allow_63", False))
+    joining = tuple(sorted(str(t) for t in data.get("joining_tiles", [])))
+    return slots, removed, bool(data.get("p_hexes_allow_63", False)), joining
 
 
 @cache
 def maps_for(title: str, slots: tuple[tuple[str, int], ...],
-             removed: tuple[tuple[str, str], ...], allow_63: bool) -> tuple[Map, Map | None]:
+             removed: tuple[tuple[str, str], ...], allow_63: bool,
+             joining: tuple[str, ...] = ()) -> tuple[Map, Map | None]:
     """(the map, the map for an unlabelled brown tile on a P hex or None)."""
     base = title_map(title)
     tiles = dict(base.tiles)
@@ -52,7 +55,7 @@ def maps_for(title: str, slots: tuple[tuple[str, int], ...],
     gone = set(removed)
     upgrades = {old: tuple(n for n in new if (old, n) not in gone)
                 for old, new in base.upgrades.items()}
-    main = replace(base, tiles=tiles, upgrades=upgrades)
+    main = replace(base, tiles=tiles, upgrades=upgrades, joining=frozenset(joining))
     if not allow_63:
         return main, None
     unlabelled = {

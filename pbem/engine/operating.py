@@ -23,6 +23,7 @@ from typing import Any
 
 from . import orrun, ortrack, ortrains
 from .auction import pay_private_revenue
+from .board.map import tile_at
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .facts import PrivateOwner, Station
@@ -315,6 +316,28 @@ class ChooseStationCities(TurnStep):
         coord = state.round["turn"]["retoken"]["hex"]
         return [{"action": {"type": "token", "hex": coord, "city": i + 1, "with": None}}
                 for i in range(2)]
+
+
+class ChooseJoinedCity(Step):
+    """After a lay that joined the track of several cities into one (a tile of
+    Map.joining: a flexible-exits variant), the president of the company with a station
+    there chooses the city it goes into (ortrack.ask_joined_station)."""
+
+    actions = frozenset({"token"})
+    turn = False
+
+    def blocks(self, state: GameState) -> bool:
+        return bool(state.round.get("joined_station"))
+
+    def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        ortrack.choose_joined_city(ctx, action)
+
+    def moves(self, state: GameState) -> Moves:
+        pending = state.round["joined_station"]
+        tile, _ = tile_at(state.map, state.board, pending["hex"])
+        return {str(state.president(pending["corp"])): [
+            {"action": {"type": "token", "hex": pending["hex"], "city": i + 1, "with": None}}
+            for i in tile.cities()]}
 
 
 class HomeStation(TurnStep):

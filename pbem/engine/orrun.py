@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .board.search import Run, best_run
+from .board.search import Run, TrainSpec, best_run
 from .board.search import has_route as route_exists
 from .board.written import check_run
 from .context import Ctx, money, require
@@ -29,8 +29,8 @@ def running(state: GameState, corp: str) -> list[str]:
     return [*c.trains, *c.rusting]
 
 
-def train_specs(state: GameState, corp: str) -> list[tuple[str, int | None]]:
-    return [(t, state.rules.train(t).distance) for t in running(state, corp)]
+def train_specs(state: GameState, corp: str) -> list[TrainSpec]:
+    return [(t, state.rules.train(t).reach) for t in running(state, corp)]
 
 
 _CACHE: dict[tuple[Any, ...], Any] = {}

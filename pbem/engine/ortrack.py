@@ -10,7 +10,15 @@ from typing import Any
 from .board import hexes
 from .board.map import tile_at
 from .board.tiles import Tile
-from .board.track import Reach, closed_lay_ok, lay_problem, placements, reachable, token_map
+from .board.track import (
+    Reach,
+    closed_lay_ok,
+    joins_cities,
+    lay_problem,
+    placements,
+    reachable,
+    token_map,
+)
 from .context import Ctx, money, require
 from .errors import AmbiguousError, RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
@@ -204,6 +212,7 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require(state.corps[corp].cash >= cost, f"Laying on {coord} costs {money(cost)} for the "
             f"terrain; {corp} has {money(state.corps[corp].cash)}.", cite(state, "terrain"))
     old_bare = not tile_at(state.map, state.board, coord)[0].paths
+    joined = joins_cities(token_map(state.map, state.board, coord, tile_id, rotation) or {})
     ctx.emit(TileLaid.on(state, coord, tile_id, rotation))
     ctx.pay(corp_holder(corp), BANK, cost)
     paid = f" and pays {money(cost)} for the terrain" if cost else ""
@@ -211,6 +220,8 @@ def lay(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     ctx.log(f"{corp} lays tile {tile_id} on {coord} ({words}){paid}.")
     book(state).tile_laid(ctx, corp, coord, cost)
     ask_station_cities(ctx, corp, coord, old_bare)
+    if joined:
+        ask_joined_station(ctx, coord)
     if kind in ("extra", "special"):
         ctx.emit(PrivateUsed(action["with"]))
     if kind == "extra":
@@ -241,9 +252,20 @@ def move_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     state = ctx.state
     pending = dict(state.round["turn"]["retoken"])
     coord, owner = pending["hex"], pending["corps"][0]
+    station_into_city(ctx, corp, coord, owner, action)
+    rest = pending["corps"][1:]
+    turn = {**state.round["turn"], "retoken": {"hex": coord, "corps": rest} if rest else None}
+    ctx.round_set(turn=turn)
+
+
+def station_into_city(ctx: Ctx, chooser: str, coord: str, owner: str,
+                      action: dict[str, Any]) -> None:
+    """``owner``'s station on ``coord`` goes into the city ``action`` (token HEX N) names,
+    chosen by ``chooser`` (a company or a player)."""
+    state = ctx.state
     require(action.get("type") == "token" and action.get("hex", "").upper() == coord,
-            f"{corp} must first choose the city of {owner}'s station on {coord}: token {coord} 1 "
-            f"or token {coord} 2.", cite(state, "station"))
+            f"{chooser} must first choose the city of {owner}'s station on {coord}: token "
+            f"{coord} 1 or token {coord} 2.", cite(state, "station"))
     stop = city_for(state, coord, action.get("city"))
     tile, _ = tile_at(state.map, state.board, coord)
     others = [c for c in state.board.tokens_at(coord, stop) if c != owner]
@@ -252,9 +274,32 @@ def move_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
             f"of {coord}.", cite(state, "station"))
     ctx.emit(StationMoved.on(state, coord, stop, owner))
     ctx.log(f"{owner}'s station on {coord} goes into city {stop + 1}.")
-    rest = pending["corps"][1:]
-    turn = {**state.round["turn"], "retoken": {"hex": coord, "corps": rest} if rest else None}
-    ctx.round_set(turn=turn)
+
+
+def ask_joined_station(ctx: Ctx, coord: str) -> None:
+    """A lay that joined the track of several cities into one city (a tile of
+    Map.joining: a flexible-exits variant): the president of the company with a
+    station on the hex chooses the city it goes into (token HEX N; ChooseJoinedCity)."""
+    state = ctx.state
+    owners = [c for stop in state.board.tokens.get(coord, []) for c in stop]
+    if not owners:
+        return
+    owner = owners[0]
+    ctx.round_set(joined_station={"hex": coord, "corp": owner})
+    ctx.log(f"The track of the cities of {coord} is joined: {state.president(owner)} chooses "
+            f"the city of {owner}'s station (token {coord} 1 or token {coord} 2).")
+
+
+def choose_joined_city(ctx: Ctx, action: dict[str, Any]) -> None:
+    """The answer to ask_joined_station."""
+    state = ctx.state
+    pending = state.round["joined_station"]
+    owner = pending["corp"]
+    president = state.president(owner)
+    require(ctx.actor == president, f"{president} must first choose the city of {owner}'s "
+            f"station on {pending['hex']}.", cite(state, "station"))
+    station_into_city(ctx, str(president), pending["hex"], owner, action)
+    ctx.round_set(joined_station=None)
 
 
 ROTATIONS = list(range(6))

@@ -24,6 +24,7 @@ from .trains import (
     buy_from_bank,
     has_room,
     move_train,
+    obsolete_by,
     over_limit,
     train_limit,
 )
@@ -86,7 +87,7 @@ def buy_train(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
                 cite(state, "trains"))
     pay_for_train(ctx, corp, price, cheapest=True)
     if trade is not None:
-        obsolete = any(t.rusts_on == train.name and t.name == trade for t in state.rules.trains)
+        obsolete = obsolete_by(state, trade, train)
         move_train(ctx, trade, corp_holder(corp), "scrap" if obsolete else POOL)
         ctx.log(f"{corp} trades in a {trade}-train.")
     if source == "pool":

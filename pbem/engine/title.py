@@ -116,6 +116,16 @@ class TrainDef:
     rusts_on: str | None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def reach(self) -> int | tuple[int, int] | None:
+        """The stops it counts as the route search takes them (board.search.Reach):
+        its distance, or for a plus train (data "towns", 1830 V-7.9) (large cities,
+        towns)."""
+        towns = self.extra.get("towns")
+        if towns is None or self.distance is None:
+            return self.distance
+        return (self.distance, int(towns))
+
 
 @dataclass(frozen=True)
 class PhaseDef:

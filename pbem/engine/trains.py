@@ -76,10 +76,33 @@ def buy_from_bank(ctx: Ctx, corp: str, train: TrainDef, price: int) -> None:
     move_train(ctx, train.name, BANK, corp_holder(corp))
     ctx.log(f"{corp} buys a {train.name}-train from the bank for {money(price)}.")
     first = ctx.state.trains_sold.get(train.name, 0) == 1
-    if first:
-        new_phase = phase_for_train(ctx.state, train.name)
-        if new_phase is not None:
-            enter_phase(ctx, new_phase)
+    new_phase = phase_for_train(ctx.state, train.name) if first else None
+    if new_phase is not None:
+        enter_phase(ctx, new_phase)
+    for old in ctx.state.rules.trains:
+        if old.rusts_on != train.name:
+            continue
+        if rusts_on_last(old):
+            if left_in_bank(ctx.state, train) == 0:
+                rust(ctx, old.name)
+        elif first and new_phase is None:  # a train that starts no phase (a plus train)
+            rust(ctx, old.name)
+
+
+def rusts_on_last(train: TrainDef) -> bool:
+    """Whether ``train`` is made obsolete by the last train of its rusts_on type rather
+    than the first (data rusts_on_last: a plus train that goes with the last diesel);
+    with unlimited trains of that type it never is."""
+    return bool(train.extra.get("rusts_on_last"))
+
+
+def obsolete_by(state: GameState, old: str, bought: TrainDef) -> bool:
+    """Whether trains ``old`` leave the game when ``bought`` is bought from the bank now
+    (a train traded in for it goes to the scrap, not the pool)."""
+    train = state.rules.train(old)
+    if train.rusts_on != bought.name:
+        return False
+    return not rusts_on_last(train) or left_in_bank(state, bought) == 1
 
 
 def enter_phase(ctx: Ctx, name: str) -> None:
@@ -94,7 +117,7 @@ def enter_phase(ctx: Ctx, name: str) -> None:
             f"tiles {', '.join(phase.tiles)}.")
     trigger = phase.on_train
     for train in state.rules.trains:
-        if train.rusts_on == trigger:
+        if train.rusts_on == trigger and not rusts_on_last(train):
             rust(ctx, train.name)
     trigger_def = state.rules.train(trigger) if trigger else None
     closes = "close_privates" in phase.events or (

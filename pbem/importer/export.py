@@ -434,7 +434,7 @@ class Exporter:
         """One route in the site's form: the train's id, the track between the stops."""
         state = self.state
         stops = list(summary["stops"])
-        specs = [(t, state.rules.train(t).distance) for t in state.corps[corp].trains]
+        specs = [(t, state.rules.train(t).reach) for t in state.corps[corp].trains]
         column = state.rules.phase(state.phase or "").offboard
         written = [{"train": summary["train"], "stops": stops}]
         found = check_run(state.map, state.board, corp, specs, written, column).routes[0]

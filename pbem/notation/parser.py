@@ -171,7 +171,7 @@ def _verb_of(command: str, ctx: ParseContext) -> str:
 
 
 _ROUTE_START = re.compile(
-    r"\s*(?P<train>[A-Za-z0-9]+?)(?:-?trains?)?\s*(?::|\s+[A-Za-z]{1,2}[0-9])"
+    r"\s*(?P<train>[A-Za-z0-9+]+?)(?:-?trains?)?\s*(?::|\s+[A-Za-z]{1,2}[0-9])"
 )
 
 

@@ -52,8 +52,11 @@ def waiting_line(state: GameState, waiting: Sequence[str] | None = None) -> str:
 
 
 def special_decision(state: GameState) -> str:
-    """What an 1870 decision between turns is about ("" for none)."""
+    """What a decision between turns is about ("" for none)."""
     rnd = state.round
+    if rnd.get("joined_station"):
+        joined = rnd["joined_station"]
+        return f"the city of {joined['corp']}'s station on {joined['hex']}"
     if rnd.get("connection"):
         return f"{rnd['connection']['corp']}'s connection run"
     if rnd.get("protection"):
@@ -332,6 +335,10 @@ def tokens(state: GameState, moves: list[Move]) -> list[Offer]:
         city = f" city {a['city']}" if a.get("city") else ""
         cost = f" {money(m['price'])}" if "price" in m else ""
         items.append(f"{a['hex']}{city}{cost}")
+    joined = state.round.get("joined_station")
+    if joined:
+        return [Offer(text(moves[0]), f"{joined['corp']}'s station goes into " +
+                      join_or([f"city {m['action']['city']}" for m in moves]))]
     return [Offer(text(moves[0]), "station on " + ", ".join(items))]
 
 

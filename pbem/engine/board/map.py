@@ -67,6 +67,9 @@ class Map:
     manifest: Mapping[str, int]
     upgrades: Mapping[str, tuple[str, ...]]
     revenue_columns: tuple[str, ...] = ("yellow",)
+    #: tiles whose cities an upgrade may join into one city (1830 V-7.8 flexible exits
+    #: of #59; a game option chooses it, see engine/maps.py)
+    joining: frozenset[str] = frozenset()
 
     def hex(self, coord: str) -> MapHex:
         found = self.hexes.get(coord)

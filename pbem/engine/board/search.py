@@ -12,7 +12,9 @@ them holding a station of the corporation.  It never reverses at a junction, nev
 changes track at a crossover, uses no track (segment or hex side) twice, visits no
 stop twice and no off-board area twice, passes through no off-board and no city whose
 slots are all filled by other corporations' stations.  A train of distance N counts
-every stop it passes, so its route has at most N stops (None: unlimited).  The trains
+every stop it passes, so its route has at most N stops (None: unlimited); a plus train
+(1830 V-7.9: 2+2 = (2, 2)) counts large cities (cities and off-boards) and towns
+apart, at most the first number of the one and the second of the other.  The trains
 of one corporation share no track; they may meet at stops.
 
 Revenue is the sum of the stop values in the phase's revenue column.  RevenueRules
@@ -46,8 +48,33 @@ PAIR_LOOK = 500
 #: Ways between two neighbouring stops kept in memory (more are walked when needed).
 WAYS = 64
 
-#: A train as the search sees it: (name, distance); distance None = unlimited (diesel).
-TrainSpec = tuple[str, int | None]
+#: The stops a train counts: a number (None: unlimited, the diesel), or for a plus
+#: train (large cities, towns), large cities being cities and off-boards (1830 V-7.9).
+Reach = int | tuple[int, int] | None
+
+#: A train as the search sees it: (name, reach).
+TrainSpec = tuple[str, Reach]
+
+
+def reach_name(reach: Reach) -> str:
+    """The train a reach describes: 4, 2+2, D."""
+    if isinstance(reach, tuple):
+        return f"{reach[0]}+{reach[1]}"
+    return str(reach or "D")
+
+
+def _stop_count(reach: Reach) -> int | None:
+    """The most stops a route of `reach` has (None: any)."""
+    return sum(reach) if isinstance(reach, tuple) else reach
+
+
+def fits(reach: Reach, kinds: Sequence[str]) -> bool:
+    """Whether a route whose stops are of `kinds` ("city", "town", "offboard") is one
+    a train of `reach` may run."""
+    if not isinstance(reach, tuple):
+        return reach is None or len(kinds) <= reach
+    towns = sum(1 for kind in kinds if kind == "town")
+    return towns <= reach[1] and len(kinds) - towns <= reach[0]
 
 
 @dataclass(frozen=True)
@@ -284,10 +311,11 @@ class RouteSearch:
     # -- routes ------------------------------------------------------------------------------------
 
     def routes(
-        self, limit: int | None, threshold: int, used: int = 0, best: bool = False,
+        self, reach: Reach, threshold: int, used: int = 0, best: bool = False,
         most: int | None = None,
     ) -> list[_Found]:
-        """Every stop sequence of a legal route of at most `limit` stops (None: any)
+        """Every stop sequence of a legal route of a train of `reach` (at most so many
+        stops; a plus train: so many of each kind)
         with revenue >= `threshold` on track not in `used`, each once (one direction),
         with one track for it.  With best=True only the best one: the threshold rises
         past each route found.
@@ -306,7 +334,9 @@ class RouteSearch:
         end_bonus = self.end_bonus
         eb1 = self.max_end_bonus
         eb2 = 2 * eb1
+        limit = _stop_count(reach)
         cap = limit if limit is not None else 1 << 30
+        kinds = g.kinds if isinstance(reach, tuple) else None
         found: list[_Found] = []
         done: set[tuple[int, ...]] = set()
         first_half: list[int] = []
@@ -342,6 +372,8 @@ class RouteSearch:
             if key in done:
                 return
             done.add(key)
+            if kinds is not None and not fits(reach, [kinds[x] for x in sequence]):
+                return  # a plus train's count of one kind is exceeded
             self.stats["checked"] += 1
             legs = list(itertools.pairwise(sequence))
             got, _, track = find_track(self, legs, used)
@@ -456,13 +488,14 @@ class RouteSearch:
             got = self._free[key] = self.nexts(self.graph.leave(s)[i:j])
         return got
 
-    def connections(self, home: int, dest: int, limit: int | None, threshold: int
+    def connections(self, home: int, dest: int, reach: Reach, threshold: int
                     ) -> list[_Found]:
         """Every stop sequence of a legal route with the ends `home` and `dest` (1870
-        connection run: the train may not run beyond either) of at most `limit` stops
-        (None: any) earning at least `threshold`, with one track for it; best first."""
+        connection run: the train may not run beyond either) of a train of `reach`
+        earning at least `threshold`, with one track for it; best first."""
         g = self.graph
         value, area, blocks, ahead = g.value, g.area, g.blocks, g.ahead
+        limit = _stop_count(reach)
         cap = limit if limit is not None else 1 << 30
         stations = set(g.stations)
         ends = self.end_bonus[home] + self.end_bonus[dest]
@@ -497,7 +530,8 @@ class RouteSearch:
                 rev2 = rev + value[y]
                 sequence.append(y)
                 if y == dest:
-                    if rev2 + ends >= threshold and stations & set(sequence):
+                    if rev2 + ends >= threshold and stations & set(sequence) and \
+                            fits(reach, [g.kinds[x] for x in sequence]):
                         legs = list(itertools.pairwise(sequence))
                         got, _, track = find_track(self, legs, self.blocked)
                         if got is not None:
@@ -508,8 +542,8 @@ class RouteSearch:
                     options2 = self.nexts(moves)
                     stops2 = stops | area[y]
                     left = None if limit is None else cap - k - 1
-                    bound, reach = ahead(_mask(options2), stops2, left, 1, 1 << y)
-                    if reach >> dest & 1 and rev2 + bound + ends >= threshold:
+                    bound, reached = ahead(_mask(options2), stops2, left, 1, 1 << y)
+                    if reached >> dest & 1 and rev2 + bound + ends >= threshold:
                         step(options2, stops2, k + 1, rev2, y, must | sure)
                 sequence.pop()
 
@@ -556,8 +590,11 @@ def _with(found: _Found, track: int, states: tuple[int, ...]) -> _Found:
     return (found[0], track, found[2], found[3], states, found[5])
 
 
-def _distance_key(distance: int | None) -> int:
-    return 1 << 30 if distance is None else distance
+def _reach_key(reach: Reach) -> tuple[int, int]:
+    """Longest first; trains of the same reach next to each other."""
+    count = _stop_count(reach)
+    return (-(1 << 30) if count is None else -count,
+            reach[1] if isinstance(reach, tuple) else -1)
 
 
 def search_for(
@@ -578,8 +615,8 @@ def best_run(
 ) -> Run:
     """The highest total `corp`'s trains can earn now, and routes that earn it.
 
-    trains: (name, distance) per train (distance None: unlimited).  column: the revenue
-    column of the phase (a name, or an index into Map.revenue_columns).  Exact: see
+    trains: (name, Reach) per train.  column: the revenue column of the phase (a
+    name, or an index into Map.revenue_columns).  Exact: see
     docs/routes.md.  Routes are listed in the order of `trains`; trains without a
     route are left out.
     """
@@ -633,7 +670,7 @@ def best_connection_run(
         return None
     trains = list(trains)
     best: tuple[int, list[Route | None], Route] | None = None
-    tried: set[int | None] = set()
+    tried: set[Reach] = set()
     for index, (name, distance) in enumerate(trains):
         if distance in tried:
             continue  # identical trains are interchangeable
@@ -671,14 +708,14 @@ def best_of(search: RouteSearch, trains: list[TrainSpec]) -> Run:
 def best_routes(search: RouteSearch, trains: list[TrainSpec]) -> list[Route | None]:
     """Per train (in the order of `trains`) its route in a best assignment."""
     # longest trains first; identical trains next to each other
-    order = sorted(range(len(trains)), key=lambda i: (-_distance_key(trains[i][1]), i))
+    order = sorted(range(len(trains)), key=lambda i: (*_reach_key(trains[i][1]), i))
     dist = [trains[i][1] for i in order]
     n = len(order)
     if n == 0 or not search.graph.stations:
         return [None] * len(trains)
 
     # each distance's best route on its own: an upper bound for each train
-    alone: dict[int | None, _Found | None] = {}
+    alone: dict[Reach, _Found | None] = {}
     for d in dist:
         if d not in alone:
             got = search.routes(d, 1, best=True)
@@ -735,7 +772,7 @@ def best_routes(search: RouteSearch, trains: list[TrainSpec]) -> list[Route | No
     # and with one train kept off a station exit its route takes (when one train's
     # best route takes every exit, the others get nothing), while that pays
     g = search.graph
-    tried: set[tuple[int | None, int]] = set()
+    tried: set[tuple[Reach, int]] = set()
     better = n > 1
     while better and best_total < sum(upper):
         better = False
@@ -772,7 +809,7 @@ def _revenue(found: _Found | None) -> int:
 
 def _combine(
     search: RouteSearch,
-    dist: list[int | None],
+    dist: list[Reach],
     upper: list[int],
     lower: int,
     choice: list[_Found | None],
@@ -799,7 +836,7 @@ def _combine(
             size = sum(1 for d in dist if d == dist[i])
             outside = sum(u for u, d in zip(upper, dist, strict=True) if d != dist[i])
             need_first[i] = -(-(lower + 1 - outside) // size)
-    thresholds: dict[int | None, int] = {}
+    thresholds: dict[Reach, int] = {}
     for i in range(n - 1):
         t = lower + 1 - (total_upper - upper[i])
         if group_first[i]:
@@ -1084,15 +1121,15 @@ def legal_routes(
     board_map: Map,
     board: BoardState,
     corp: str,
-    distance: int | None,
+    distance: Reach,
     column: str | int,
     rules: RevenueRules | None = None,
 ) -> list[Route]:
-    """Every legal route of `corp` for a train of `distance` stops (None: unlimited),
-    each once (in one of its two directions), best first."""
+    """Every legal route of `corp` for a train of `distance` (Reach), each once (in one
+    of its two directions), best first."""
     rules = rules or RevenueRules()
     search = search_for(board_map, board, corp, column, rules)
-    name = str(distance or "D")
+    name = reach_name(distance)
     result = []
     for found in sorted(search.routes(distance, -1 << 62), key=lambda f: (-f[0], f[3])):
         for track, states in search.realisations(found, 0):

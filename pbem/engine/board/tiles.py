@@ -185,10 +185,33 @@ def track_kept(
     )
 
 
-def upgrade_maps(old: Tile, old_rot: int, new: Tile, new_rot: int) -> list[dict[int, int]]:
-    """The stop maps under which `new` keeps all of `old`'s track (geometry only)."""
+def upgrade_maps(old: Tile, old_rot: int, new: Tile, new_rot: int, *, join: bool = False
+                 ) -> list[dict[int, int]]:
+    """The stop maps under which `new` keeps all of `old`'s track (geometry only).
+    With `join`, after them the maps that put several old cities on one new city having
+    all their exits (1830 V-7.8 flexible exits: the long curve of a brown OO tile joins
+    the two track segments of a #59)."""
     maps = stop_maps(old, old_rot, new, new_rot)
+    if join:
+        maps += joined_maps(old, old_rot, new, new_rot)
     return [m for m in maps if track_kept(old, old_rot, new, new_rot, m)]
+
+
+def joined_maps(old: Tile, old_rot: int, new: Tile, new_rot: int) -> list[dict[int, int]]:
+    """The maps placing old stops on new stops of the same kind where some new city
+    takes several old cities (and all their exits)."""
+    result = []
+    for targets in itertools.product(range(len(new.stops)), repeat=len(old.stops)):
+        if len(set(targets)) == len(targets):
+            continue  # one of stop_maps'
+        mapping = dict(enumerate(targets))
+        exits: dict[int, frozenset[int]] = {}
+        for i, j in mapping.items():
+            exits[j] = exits.get(j, frozenset()) | old.stop_exits(i, old_rot)
+        if all(old.stops[i].kind == new.stops[j].kind == "city" for i, j in mapping.items()) \
+                and all(e <= new.stop_exits(j, new_rot) for j, e in exits.items()):
+            result.append(mapping)
+    return result
 
 
 def can_upgrade(

@@ -121,7 +121,7 @@ def rotation_problem(
     old, old_rot = tile_at(board_map, board, coord)
     exits = "-".join(hexes.edge_name(e) for e in sorted(new.exits(rotation)))
     where = f"tile {tile_id} on {coord} ({exits})"
-    if not upgrade_maps(old, old_rot, new, rotation):
+    if not upgrade_maps(old, old_rot, new, rotation, join=old.id in board_map.joining):
         return f"With {where} the existing track of {coord} would not be kept."
     for edge in sorted(new.exits(rotation)):
         problem = board_map.exit_problem(coord, edge)
@@ -155,14 +155,23 @@ def token_map(
 ) -> dict[int, int] | None:
     """Where the stops of the current tile (and their stations) land on the new tile:
     the first stop map keeping all track whose cities have room for the stations
-    (None if there is none).  Stops keep their index where they can."""
+    (None if there is none).  Stops keep their index where they can.  A tile of
+    Map.joining may be upgraded so that one new city joins the track of several old
+    ones (1830 V-7.8), while their stations fit into it."""
     old, old_rot = tile_at(board_map, board, coord)
     new = board_map.tiles[tile_id]
-    for mapping in upgrade_maps(old, old_rot, new, rotation):
-        if all(len(board.tokens_at(coord, i)) <= new.stops[j].slots for i, j in mapping.items()
-               if board.tokens_at(coord, i)):
+    for mapping in upgrade_maps(old, old_rot, new, rotation, join=old.id in board_map.joining):
+        held: dict[int, int] = {}
+        for i, j in mapping.items():
+            held[j] = held.get(j, 0) + len(board.tokens_at(coord, i))
+        if all(n <= new.stops[j].slots for j, n in held.items() if n):
             return mapping
     return None
+
+
+def joins_cities(mapping: dict[int, int]) -> bool:
+    """Whether a stop map (token_map) puts several old cities on one new city."""
+    return len(set(mapping.values())) < len(mapping)
 
 
 def _river_ok(hex_: MapHex, tile: Tile, rotation: int) -> bool:
@@ -199,7 +208,7 @@ def tokens_after_lay(board_map: Map, board: BoardState, coord: str, tile_id: str
     moved: list[list[str]] = [[] for _ in board_map.tiles[tile_id].stops]
     for old_index, corps in enumerate(board.tokens[coord]):
         if corps:
-            moved[mapping[old_index]] = list(corps)
+            moved[mapping[old_index]] += corps
     return moved
 
 

@@ -18,7 +18,17 @@ from typing import Any
 from ..errors import AmbiguousError, RulesError
 from .map import BoardState, Map, tile_at
 from .routegraph import RouteGraph, StopKey
-from .search import RevenueRules, Route, RouteSearch, Run, TrainSpec, find_track, search_for
+from .search import (
+    Reach,
+    RevenueRules,
+    Route,
+    RouteSearch,
+    Run,
+    TrainSpec,
+    find_track,
+    fits,
+    search_for,
+)
 
 _STOP = re.compile(r"^\s*([A-Za-z]\s*\d{1,3})\s*(?:[./]\s*(\d))?\s*$")
 
@@ -52,7 +62,7 @@ class _Fail(Exception):
 @dataclass
 class _Written:
     train: str
-    distance: int | None
+    distance: Reach
     text: str
     options: list[list[int]]  # per written stop: the stop numbers it may mean
     tokens: list[str]
@@ -130,7 +140,7 @@ def _read_written(
     untracked: dict[StopKey, int],
     cite: Callable[[str], str | None],
 ) -> list[_Written]:
-    owned: dict[str, list[int | None]] = {}
+    owned: dict[str, list[Reach]] = {}
     for name, distance in trains:
         owned.setdefault(name.upper(), []).append(distance)
     given: dict[str, int] = {}
@@ -156,11 +166,34 @@ def _read_written(
         if len(tokens) < 2:
             raise RulesError(f"The {phrase}'s route {text} needs at least two cities.",
                              cite("route_stops"))
-        if distance is not None and len(tokens) > distance:
-            raise RulesError(f"The {phrase} counts at most {distance} stops; {text} has "
-                             f"{len(tokens)}.", cite("route_stops"))
+        _check_count(distance, [_kind(board_map, board, token) for token in tokens],
+                     phrase, text, cite)
         written.append(_Written(name, distance, text, options, tokens))
     return written
+
+
+def _check_count(distance: Reach, kinds: list[str], phrase: str, text: str,
+                 cite: Callable[[str], str | None]) -> None:
+    """The stops a train counts (6.4.1; a plus train's large cities and towns, 1830
+    V-7.9)."""
+    if fits(distance, kinds):
+        return
+    if not isinstance(distance, tuple):
+        raise RulesError(f"The {phrase} counts at most {distance} stops; {text} has "
+                         f"{len(kinds)}.", cite("route_stops"))
+    towns = kinds.count("town")
+    raise RulesError(f"The {phrase} counts at most {distance[0]} large cities (cities and "
+                     f"off-boards) and {distance[1]} towns; {text} has "
+                     f"{len(kinds) - towns} and {towns}.", cite("route_stops"))
+
+
+def _kind(board_map: Map, board: BoardState, token: str) -> str:
+    """What a written stop (read by _read_stop) is: city, town or offboard (G19.2: the
+    second stop of G19; the stops of a hex of the rulebooks' maps are of one kind)."""
+    match = _STOP.match(token)
+    assert match is not None
+    tile, _ = tile_at(board_map, board, board_map.hex(match.group(1)).coord)
+    return tile.stops[int(match.group(2) or 1) - 1].kind
 
 
 def _read_stop(

@@ -56,8 +56,8 @@ def _tell(turn: MailTurn, player: str, lines: list[str]) -> None:
 UNITS = [
     MailCommand("away", "Any time", "away until 2026-12-24 [reason]",
                 "you are away until that day begins (00:00 in your time zone when you set "
-                "one, else UTC; away for 5d works too): your deadlines wait, within the time the game allows "
-                "(option away_max), and the others are told.", ("away",), away,
+                "one, else UTC; away for 5d works too): your deadlines wait, within the "
+                "time the game allows (option away_max), and the others are told.", ("away",), away,
                 also="`away until 2026-12-24 18:00 holiday`, `away for 5d`",
                 changes_game=True),
     MailCommand("back", "Any time", "back",

@@ -69,6 +69,7 @@ CITATIONS = {
 #: the operating turn up to the purchase of trains, and after the forced sales
 TURN_START = (
     operating.AnswerProposal(),
+    operating.ChooseJoinedCity(),
     operating.DiscardTrain(),
     operating.ChooseStationCities(),
     operating.HomeStation(),

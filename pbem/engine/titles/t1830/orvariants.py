@@ -35,7 +35,7 @@ BUYABLE = "privates_buyable_in"
 
 def train_count(state: GameState, train: TrainDef) -> int | None:
     if train.name == "6" and state.options.get("six_trains") == "3":
-        return 3
+        return (train.count or 0) + 1  # with plus trains (V-7.9): two 6s and the 6+6
     if train.name == "D":
         diesels = state.options.get("diesels", "6")
         return None if diesels == "unlimited" else 0 if diesels == "none" else train.count
