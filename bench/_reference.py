@@ -82,12 +82,15 @@ def cpu_clock(pid: int) -> Callable[[], float]:
     return from_proc
 
 
-def best_cpu(job: Callable[[], Any], repeat: int, clock: Callable[[], float] = time.process_time
-             ) -> tuple[float, Any]:
+def best_cpu(job: Callable[[], Any], repeat: int, clock: Callable[[], float] = time.process_time,
+             before: Callable[[], Any] | None = None) -> tuple[float, Any]:
     """The least CPU seconds ``job`` took in ``repeat`` runs (by ``clock``), and what its
-    last run returned."""
+    last run returned.  ``before``: run (not timed) before each run, so that each starts
+    as the first did (no cache a run before filled, no snapshot it wrote)."""
     best, result = float("inf"), None
     for _ in range(max(1, repeat)):
+        if before is not None:
+            before()
         started = clock()
         result = job()
         best = min(best, clock() - started)

@@ -29,6 +29,7 @@ if str(ROOT) not in sys.path:
 
 from bench._reference import FIXTURES, best_cpu, cpu_clock, missing, start  # noqa: E402
 from pbem import service  # noqa: E402
+from pbem.engine import orrun, ortrack  # noqa: E402
 from pbem.importer import import_log, outcome  # noqa: E402
 from pbem.store import open_store  # noqa: E402
 
@@ -43,15 +44,27 @@ def time_pbem(path: Path, folder: Path, repeat: int) -> dict[str, Any]:
         log, done = import_log(store, path, now=NOW)
         return store, done.game_id, outcome(log, done).matches
 
-    seconds, (store, game_id, matches) = best_cpu(imported, repeat)
-    store.drop_snapshots(game_id)  # the rebuild from the facts, not from a snapshot
-    rebuild, _ = best_cpu(lambda: service.load(store, game_id), repeat)
-    audit, result = best_cpu(lambda: service.audit(store, game_id), repeat)
+    seconds, (store, game_id, matches) = best_cpu(imported, repeat, before=cold_engine)
+
+    def from_the_facts() -> None:  # the rebuild from the facts, not from a snapshot
+        cold_engine()
+        store.drop_snapshots(game_id)
+
+    rebuild, _ = best_cpu(lambda: service.load(store, game_id), repeat, before=from_the_facts)
+    audit, result = best_cpu(lambda: service.audit(store, game_id), repeat, before=cold_engine)
     store.close()
     problems = ([] if matches else ["import differs from the log"]) + \
         ([f"audit: {result.problem}"] if result.problem else [])
     return {"import": seconds, "rebuild": rebuild, "audit": audit,
             "events": result.events, "problem": "; ".join(problems)}
+
+
+def cold_engine() -> None:
+    """Forget what the engine remembers between decisions (reach and routes per board),
+    so that each timed run starts as a new process does (`pbem audit` is one): the runs
+    after the first would otherwise find the boards of the run before."""
+    ortrack.forget_boards()
+    orrun.forget_runs()
 
 
 def time_reference(oracle: Any, path: Path, repeat: int) -> dict[str, Any]:

@@ -27,12 +27,12 @@ WEIGHTS = {
     "auction": {"buy_private": 6, "bid": 3, "pass": 3, "par": 1, "exchange": 0.2},
     "stock": {"par": 3, "buy_share": 6, "sell": 1.2, "pass": 3, "exchange": 0.3,
               "accept": 1, "decline": 1, "redeem": 0.6, "reissue": 0.4, "protect": 1.5,
-              "buy_private": 0.8},
+              "buy_private": 0.8, "repay": 0.2},
     "operating": {"lay": 6, "token": 3, "run": 12, "payout": 8, "withhold": 1.5, "half": 2,
                   "buy_train": 5, "pass": 2, "discard": 1, "sell": 1, "bankrupt": 1,
                   "accept": 2, "decline": 0.5, "exchange": 0.05, "protect": 1.5,
                   "decline_protection": 1, "destination": 1, "cattle": 2, "port": 2,
-                  "buy_private": 0.6},
+                  "buy_private": 0.6, "repay": 0.2},
 }
 
 

@@ -315,7 +315,8 @@ def export(env: Env, game: int, fmt: str, private: bool) -> None:
 
     \b
     The JSON holds every event; the HTML page and the 18xx.games log leave out
-    what not every player saw (private talk, standing orders, settings).
+    what not every player saw (private talk, standing orders, settings). A game
+    played with an option 18xx.games does not have is not exported to its format.
 
     \b
     Example:

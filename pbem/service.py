@@ -5,6 +5,7 @@ Everything here is deterministic given its inputs; the caller supplies the time.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -428,8 +429,9 @@ def audit(store: Store, game_id: int) -> AuditResult:
     every kind known. Every problem is reported, with its seq; the check goes on after
     one.
     The game's snapshots are checked against the states reached (pbem.snapshot): one
-    that differs, or that another engine wrote, is dropped (a note says so when it
-    differed)."""
+    that differs, or that another engine wrote, is dropped once the events are checked
+    (a note says so when it differed). That is audit's only write, to a cache; on a
+    read-only database the snapshots stay and a note says so (drop_bad_snapshots)."""
     events = store.events(game_id)
     problems = store.verify_record(game_id)
     try:
@@ -440,6 +442,7 @@ def audit(store: Store, game_id: int) -> AuditResult:
     game = store.game(game_id)
     notes = recorded_with(game["engine_version"], game["rules_version"], state.rules)
     snapshots = {row["seq"]: row for row in store.snapshots(game_id)}
+    bad: list[int] = []  # the seqs of snapshots to drop
     counted: list[dict[str, Any]] = []
     for event in events:
         if event["kind"] == "revert" and _valid_revert(event):
@@ -449,7 +452,8 @@ def audit(store: Store, game_id: int) -> AuditResult:
             state = initial(store, game_id)
             for earlier in counted:
                 apply_facts(state, earlier["facts"])
-            _check_snapshot(store, game_id, snapshots.get(event["seq"]), state, problems, notes)
+            _check_snapshot(game_id, snapshots.get(event["seq"]), state, problems, notes,
+                            bad)
             continue
         problem, decision = _audit_event(state, event)
         try:
@@ -457,6 +461,7 @@ def audit(store: Store, game_id: int) -> AuditResult:
         except Exception as exc:  # noqa: BLE001 - a stored fact that cannot be applied
             problems.append(Problem(game_id, event["seq"], f"its facts cannot be applied "
                                     f"({type(exc).__name__}: {exc})"))
+            drop_bad_snapshots(store, game_id, bad, notes)
             return AuditResult(len(events), problems, notes)
         if problem is None and decision is not None and \
                 decision.records != [f.to_json() for f in stored]:
@@ -464,7 +469,9 @@ def audit(store: Store, game_id: int) -> AuditResult:
         if problem:
             problems.append(Problem(game_id, event["seq"], problem))
         counted.append(event)
-        _check_snapshot(store, game_id, snapshots.get(event["seq"]), state, problems, notes)
+        _check_snapshot(game_id, snapshots.get(event["seq"]), state, problems, notes,
+                            bad)
+    drop_bad_snapshots(store, game_id, bad, notes)
     return AuditResult(len(events), problems, notes)
 
 
@@ -508,32 +515,50 @@ def _short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _check_snapshot(store: Store, game_id: int, row: dict[str, Any] | None,
-                    state: GameState, problems: list[Problem], notes: list[str]) -> None:
-    """Compare the snapshot ``row`` (if any) with ``state``, the game after its event,
-    and drop it when it is unsealed (a problem: something else wrote the file), was
-    written by another engine (silently) or differs (a note)."""
+def _check_snapshot(game_id: int, row: dict[str, Any] | None, state: GameState,
+                    problems: list[Problem], notes: list[str], bad: list[int]) -> None:
+    """Compare the snapshot ``row`` (if any) with ``state``, the game after its event;
+    its seq goes to ``bad`` (to drop) when it is unsealed (a problem: something else
+    wrote the file), was written by another engine (silently) or differs (a note)."""
     if row is None:
         return
     seq = row["seq"]
     if not row["sealed"]:
-        store.drop_snapshots(game_id, seq)
-        problems.append(Problem(game_id, seq, "the snapshot of the game after this event "
-                                "was not written by this server (its seal does not hold); "
-                                "it was dropped unread"))
+        bad.append(seq)
+        problems.append(Problem(game_id, seq, "the snapshot of the game after this "
+                                "event was not written by this server (its seal does not "
+                                "hold); it is never read, and audit drops it"))
         return
     if row["engine"] != snapshot.engine_fingerprint():
-        store.drop_snapshots(game_id, seq)
+        bad.append(seq)
         return
     try:
         same = snapshot.decode(row["state"]) == state
     except Exception:  # noqa: BLE001 - unreadable: as good as different
         same = False
     if not same:
-        store.drop_snapshots(game_id, seq)
+        bad.append(seq)
         notes.append(f"The snapshot of the game after event {seq} differed from the game "
-                     "rebuilt from its events; it was dropped (it is only a cache: the "
+                     "rebuilt from its events; audit drops it (it is only a cache: the "
                      "events are the record).")
+
+
+def drop_bad_snapshots(store: Store, game_id: int, seqs: list[int], notes: list[str]) -> None:
+    """Drop the snapshots audit found bad, after the check (audit writes nothing else).
+    A database audit may not write (a read-only file, a copy being inspected) keeps
+    them, and a note says so: loading never reads an unsealed snapshot or another
+    engine's, but would start from one that differs, so run the audit where it may
+    write before serving from that file."""
+    for seq in seqs:
+        try:
+            store.drop_snapshots(game_id, seq)
+        except sqlite3.OperationalError as exc:
+            listed = ", ".join(str(s) for s in seqs)
+            notes.append(f"The snapshots after events {listed} could not be dropped ({exc}); "
+                         "they are only a cache, but pbem would start from one that "
+                         "differed: audit again with write access before serving from "
+                         "this file.")
+            return
 
 
 def waiting_for(state: GameState) -> list[str]:

@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 from cli_driver import Cli
-from enginehelp import Table, give_train, prr_forced_to_buy
+from enginehelp import Table, give_cash, give_train, prr_forced_to_buy
 from invariants import check
 
 from pbem.bots import pick
 from pbem.engine.errors import SetupError
 from pbem.engine.game import apply_facts, decide, legal_moves, new_game
 from pbem.engine.title import load_title
-from pbem.notation import format_action
+from pbem.notation import format_action, parse_command
+from pbem.render.prompt import prompt_text
+from pbem.service import parse_context
 
 # -- 1.3 the private-company groups ----------------------------------------------------------
 
@@ -179,6 +181,46 @@ def test_7_7_the_administrators_income_repays_the_loan() -> None:
     assert t.state.corps["PRR"].loan == 60 - 25 and t.cash("A") == 0
 
 
+def a_administers_prr_and_nyc() -> Table:
+    """PRR owes $60 (insolvent_prr); A is also the administrator of NYC, which owes
+    $100; A has no money."""
+    t = insolvent_prr()
+    nyc = t.state.corps["NYC"]
+    nyc.certs[5] = nyc.certs[0]
+    nyc.certs[0] = "p:A"
+    nyc.loan = 100
+    assert t.state.president("NYC") == "A"
+    return t
+
+
+def test_7_7_several_loans_repaid_in_the_charter_order() -> None:
+    """Without a choice, the money A takes in repays PRR (first in the charter) first."""
+    t = a_administers_prr_and_nyc()
+    give_cash(t, "p:A", 20)
+    t.act("A", "pass")
+    assert (t.state.corps["PRR"].loan, t.state.corps["NYC"].loan) == (40, 100)
+
+
+def test_7_7_the_administrator_chooses_which_loan_is_repaid_first() -> None:
+    """7.7's note: the administrator of several insolvent companies decides the order in
+    which the money taken in repays them: repay NYC first, at any time."""
+    t = a_administers_prr_and_nyc()
+    assert [m["action"] for m in legal_moves(t.state)["A"] if m["action"]["type"] ==
+            "repay"] == [{"type": "repay", "corp": "NYC"}]
+    assert "repay NYC first" in prompt_text(t.state, "A")
+    command = parse_command("repay NYC first", parse_context(t.state))
+    assert command == {"type": "repay", "corp": "NYC"} and format_action(command) == \
+        "repay NYC first"
+    t.act("A", "repay", corp="NYC")
+    assert "already repaid first" in t.refused("A", "repay", corp="NYC")
+    assert "administers no insolvent company" in t.refused("B", "repay", corp="NYC")
+    give_cash(t, "p:A", 20)
+    t.act("A", "pass")
+    assert (t.state.corps["PRR"].loan, t.state.corps["NYC"].loan) == (60, 80)
+    t.state.corps["NYC"].loan = 0
+    assert "only insolvent company" in t.refused("A", "repay", corp="PRR")
+
+
 def test_7_7_the_administrator_stays_until_the_loan_is_repaid() -> None:
     """B holds more of PRR than A while it is insolvent: A stays its administrator; once
     the loan is repaid, B is president."""
@@ -223,7 +265,7 @@ def test_1_0_the_base_game_sets_its_options() -> None:
 @pytest.mark.parametrize(("options", "words"), [
     ({"privates": "groups", "auction_order": "lowest-bid"}, "there is none"),
     ({"game": "base", "bankruptcy": "declare"}, "nobody goes bankrupt"),
-    ({"forced_train": "loan", "forced_sale": "any"}, "he sells none"),
+    ({"forced_train": "loan", "forced_sale": "any"}, "no shares are sold"),
 ])
 def test_options_that_cannot_go_together_are_refused(options: dict[str, str],
                                                      words: str) -> None:

@@ -24,7 +24,7 @@ def test_own_last_takes_back_the_players_last_command_only_before_the_next_acts(
     plan = plan_undo("own-last", "Dan", MOVES)
     assert (plan.keep, [m.seq for m in plan.take_back], plan.ask) == (4, [5], ())
     with pytest.raises(RulesError, match=r"undo rule is own-last \(a player may take back "
-                       r"his own last command, until the next player acts\): Cat has acted "
+                       r"their own last command, until the next player acts\): Cat has acted "
                        r"since \(event 3: pass\)"):
         plan_undo("own-last", "Ben", MOVES)
     with pytest.raises(RulesError, match="you have made no command that still counts"):
@@ -67,7 +67,7 @@ def test_own_last_by_mail_and_through_pbem_act(tmp_path: Path) -> None:
     table.send("Ann", "undo")
     [reply] = table.to("Ann", table.new_mail())
     assert "Not done" in reply.subject
-    assert ("The game's undo rule is own-last (a player may take back his own last command, "
+    assert ("The game's undo rule is own-last (a player may take back their own last command, "
             "until the next player acts): Ben has acted since") in reply.flat
     with pytest.raises(CommandError, match="Ben has acted since"):
         carry_out(table.store, table.game, "Ann", "undo", now=table.clock.now)

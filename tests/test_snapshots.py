@@ -190,3 +190,23 @@ def test_a_database_written_before_the_keyed_record_and_snapshots_migrates(
         assert service.load(old, 1) == rebuilt(old, 1)
     finally:
         old.close()
+
+
+def test_audit_of_a_database_it_may_not_write_keeps_the_snapshots_and_says_so(
+        store: Store, game: int) -> None:
+    """audit's only write is dropping bad snapshots (a cache): on a database it may not
+    write (here: SQLite's query_only, as a read-only file) it checks the record all the
+    same and says the bad snapshot is still there."""
+    wrong = rebuilt(store, game)
+    wrong.bank += 1
+    plant(store, game, wrong)
+    store.conn.execute("PRAGMA query_only = ON")
+    result = service.audit(store, game)
+    assert result.problem is None
+    assert any("differed from the game rebuilt" in note for note in result.notes)
+    assert any("could not be dropped" in note and "write access" in note
+               for note in result.notes)
+    store.conn.execute("PRAGMA query_only = OFF")
+    assert [row["seq"] for row in store.snapshots(game)] == [6, 5]  # still there
+    assert not any("could not" in note for note in service.audit(store, game).notes)
+    assert [row["seq"] for row in store.snapshots(game)] == [5]  # dropped now

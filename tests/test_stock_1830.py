@@ -220,7 +220,7 @@ def test_3_1_option_private_trade_site_the_buyers_purchase() -> None:
     through_operating_rounds(t)
     while t.state.round["current"] != "A":
         t.act(t.state.round["current"], "pass")
-    assert "in his own turn" in t.refused("A", "sell_private", private="SV", to="B",
+    assert "in the buyer's own turn" in t.refused("A", "sell_private", private="SV", to="B",
                                           price=10)
     t.act("A", "buy_private", private="CS", **{"from": "B"}, price=5)
     t.act("B", "accept")

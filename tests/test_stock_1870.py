@@ -669,7 +669,7 @@ def test_p12_a_private_bought_from_a_player_is_the_turns_purchase() -> None:
     t = stock_round()
     second_stock_round(t)
     assert t.state.round["current"] == "P3"
-    assert "in his own turn" in t.refused("P3", "sell_private", private="SCC", to="P1",
+    assert "in the buyer's own turn" in t.refused("P3", "sell_private", private="SCC", to="P1",
                                           price=1)
     t.act("P3", "buy_private", private="GRSC", **{"from": "P1"}, price=1)
     t.act("P1", "accept")

@@ -6,17 +6,19 @@ unclear."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from cli_driver import Cli
 from enginehelp import Table, first_operating_round, give_cash, give_train
+from moderation_table import ModTable
 
 from pbem.engine.board import hexes
 from pbem.engine.board.track import closed_lay_ok
 from pbem.engine.context import Ctx
 from pbem.engine.errors import SetupError
-from pbem.engine.game import apply_facts, new_game
+from pbem.engine.game import apply_facts, new_game, to_act
 from pbem.engine.ortrack import fitting, terrain_cost
 from pbem.engine.registry import book
 from pbem.engine.shares import certificate_count, certificate_limit
@@ -311,6 +313,23 @@ def test_show_names_the_options(tmp_path: Path) -> None:
     assert refused.exit_code != 0 and "cannot be played together" in refused.stderr
 
 
+def test_export_to_18xx_games_refuses_the_options_the_site_lacks(tmp_path: Path) -> None:
+    """The same opening with and without two variants the site does not have: the log is
+    written without them, refused with them (naming them and their rules); options that
+    decide nothing (seating, visibility, undo) and the site's optional rules export."""
+    cli = Cli(tmp_path / "games.db")
+    plain = cli.new("Ann", "Ben", "Cat", six_trains="3", undo="consent",
+                    visibility="player-cash-hidden")
+    variants = cli.new("Ann", "Ben", "Cat", split_revenue="yes", bidding="free-for-all")
+    for game in (plain, variants):
+        cli.act(game, "Ann", "buy SV")
+    log = json.loads(cli.ok("export", str(plain), "--format", "18xx"))
+    assert log["settings"]["optional_rules"] == ["optional_6_train"]
+    refusal = " ".join(cli.refused("export", str(variants), "--format", "18xx").split())
+    assert ("This game is played with options 18xx.games does not have: bidding=free-for-all "
+            "(V-1.8), split_revenue=yes (V-7.1).") in refusal
+
+
 # -- V-1.7 trains, 3.0 indestructible 4-trains ---------------------------------------------------
 
 
@@ -467,16 +486,22 @@ def test_v1_8_raise_steps(rule: str, refused: list[int], allowed: list[int]) -> 
         Table(["A", "B", "C"], bid_raise=rule).act("A", "bid", private="CS", amount=amount)
 
 
-def auction_of_ca_between_three(**options: str) -> Table:
-    """A, B and C bid on CA; the SV and CS are bought: the auction for DH... no: the
-    bids on CA wait until SV, CS, DH and MH are sold."""
+def ca_bid_by_three(**options: str) -> Table:
+    """A, B and C bid on CA (C leads with $175); the bids wait until SV, CS, DH and MH
+    are sold, then the auction between them begins."""
     t = Table(["A", "B", "C", "D"], **options)
     t.act("A", "bid", private="CA", amount=165)
     t.act("B", "bid", private="CA", amount=170)
     t.act("C", "bid", private="CA", amount=175)
     for _ in range(4):  # SV, CS, DH, MH
         t.act(t.current, "buy_private")
-    assert t.state.round["auction"]["private"] == "CA" and t.current == "A"
+    assert t.state.round["auction"]["private"] == "CA"
+    return t
+
+
+def auction_of_ca_between_three(**options: str) -> Table:
+    t = ca_bid_by_three(**options)
+    assert t.current == "A"
     t.act("A", "pass")
     t.act("B", "bid", private=None, amount=180)
     return t
@@ -493,6 +518,61 @@ def test_v1_8_pass_and_out() -> None:
     t = auction_of_ca_between_three(auction_pass="out")
     t.act("C", "pass")  # C out too: B wins
     assert t.state.privates["CA"].owner == "p:B"
+
+
+def test_v1_8_formal_bidding_goes_in_turn() -> None:
+    """★ Formal bidding: the lowest bidder A first, then clockwise (C-2.2.2)."""
+    t = ca_bid_by_three()
+    assert to_act(t.state) == ["A"]
+    assert "waits for A" in t.refused("B", "bid", private=None, amount=180)
+
+
+def test_v1_8_free_for_all_bidding() -> None:
+    """Free-for-all bidding: A and B answer C's $175 in any order; B's raise asks A and
+    C again; C and A pass on it: B buys CA for $180."""
+    t = ca_bid_by_three(bidding="free-for-all")
+    assert to_act(t.state) == ["A", "B"]
+    t.act("B", "bid", private=None, amount=180)
+    assert to_act(t.state) == ["A", "C"]
+    assert prompt_text(t.state, "C").startswith("Waiting for A and C (")
+    assert "bid 185" in prompt_text(t.state, "C") and "bid 185" in prompt_text(t.state, "A")
+    assert "You lead" in t.refused("B", "bid", private=None, amount=185)
+    t.act("C", "pass")
+    assert to_act(t.state) == ["A"]
+    assert "You passed" in t.refused("C", "bid", private=None, amount=185)
+    before = t.cash("B")
+    t.act("A", "pass")
+    assert t.state.privates["CA"].owner == "p:B" and t.cash("B") == before - 180
+
+
+def test_v1_8_free_for_all_bidding_pass_and_re_enter() -> None:
+    """★ Pass and re-enter: C passed on B's $180, and may bid again on A's $185."""
+    t = ca_bid_by_three(bidding="free-for-all")
+    t.act("B", "bid", private=None, amount=180)
+    t.act("C", "pass")
+    t.act("A", "bid", private=None, amount=185)
+    assert to_act(t.state) == ["B", "C"]
+    t.act("C", "bid", private=None, amount=190)
+    assert t.state.round["auction"]["leader"] == "C"
+
+
+def test_v1_8_free_for_all_bidding_pass_and_out() -> None:
+    """Pass and out: C's pass takes him out; A's raise asks only B."""
+    t = ca_bid_by_three(bidding="free-for-all", auction_pass="out")
+    t.act("B", "bid", private=None, amount=180)
+    t.act("C", "pass")
+    t.act("A", "bid", private=None, amount=185)
+    assert to_act(t.state) == ["B"]
+    assert "not in it" in t.refused("C", "bid", private=None, amount=190)
+    t.act("B", "pass")
+    assert t.state.privates["CA"].owner == "p:A"
+
+
+@pytest.mark.parametrize("other", [{"privates": "groups"}, {"auction_order": "lowest-bid"}])
+def test_v1_8_free_for_all_bidding_is_refused_where_there_is_no_such_auction(
+        other: dict[str, str]) -> None:
+    with pytest.raises(SetupError, match="cannot be played together"):
+        new_game("1830", ["A", "B", "C"], 1, {"bidding": "free-for-all", **other})
 
 
 # -- 4.0 the DH's station ---------------------------------------------------------------------
@@ -526,7 +606,6 @@ def test_4_0_dh_station_flexible() -> None:
 
 @pytest.mark.parametrize(("option", "words"), [
     ("board", "V-1.2"), ("erie_20", "V-6.5"),
-    ("free_bidding", "V-1.8"),
     ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
 def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
                                                                  words: str) -> None:
@@ -623,6 +702,29 @@ def test_v1_1_seating_random_or_as_given(tmp_path: Path) -> None:
         game = cli.ok("new", "1830", *players, "--seed", "7", "--seating", seating).strip()
         orders.append([p["name"] for p in cli.show(int(game))["players"]])
     assert orders[0] == list("ABCDEF") and sorted(orders[1]) == orders[0] != orders[1]
+
+
+def test_v1_8_free_for_all_bidding_by_mail(tmp_path: Path) -> None:
+    """By mail: the two bidders under the lead get a turn mail and a deadline each, in
+    any order; Ben's raise asks Ann and Cat; when their deadlines pass the pass policy
+    passes both, and Ben buys CA."""
+    table = ModTable(tmp_path, {"bidding": "free-for-all", "deadline": "24h",
+                                "on_deadline": "pass", "remind": "none"})
+    for name, command in [("Ann", "bid CA 165"), ("Ben", "bid CA 170"),
+                          ("Cat", "bid CA 175"), ("Dan", "buy SV"), ("Ann", "buy CS"),
+                          ("Ben", "buy DH"), ("Cat", "buy MH")]:
+        table.send(name, command)
+    assert table.waiting() == ["Ann", "Ben"]
+    assert table.due("Ann") == table.due("Ben") is not None
+    mails = table.new_mail()
+    for name in ("Ann", "Ben"):
+        assert any("bid 180" in m.text for m in table.to(name, mails)), name
+    table.clock.advance(hours=2)
+    table.send("Ben", "Hi all!\nbid 180")
+    assert table.waiting() == ["Ann", "Cat"]
+    table.tick(hours=24)
+    assert table.commands()[-2:] == ["Ann: pass", "Cat: pass"]
+    assert table.state().privates["CA"].owner == "p:Ben"
 
 
 # -- V-7.9 plus trains (V-1.7, and their rusting, 3.0) ---------------------------------------------

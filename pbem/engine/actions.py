@@ -49,6 +49,8 @@ Operating round (issue 3; listed so the language is complete):
   {"type": "buy_private", "private": "DH", "from": "Alice", "price": 140}
                                                           buy private DH from Alice for 140
   {"type": "pass"}                                        done / pass
+  {"type": "repay", "corp": "NYC"}                        repay NYC first (a title's loans: the
+                                                          administrator's order of repayment)
 
 Titles with redemption, price protection, connection runs and tokens on the map:
   {"type": "protect", "corp": None | "MP"} / {"type": "decline"}   (a price-protection offer)
@@ -81,5 +83,6 @@ ENGINE_TYPES = frozenset(
         "sell_private", "accept", "decline", "lay", "token", "run", "payout",
         "withhold", "half", "buy_train", "discard", "bankrupt", "protect", "redeem",
         "reissue", "destination", "port", "cattle", "end_game", "as", "take_group",
+        "repay",
     }
 )

@@ -4,7 +4,9 @@ between the bidders are the title's data (auction.all_pass, auction.start).
 
 Round keys: ``current`` (whose buy-bid turn), ``passes`` (consecutive passes),
 ``bids`` ({private: {player: amount}} in the order made), ``auction`` (None or
-the auction between bidders: private, order, leader, high, current, passes),
+the auction between bidders: private, order, leader, high, current, passes; with
+free-for-all bidding ``current`` is None and ``passed`` lists who passed on the high
+bid),
 ``must_buy`` (SV at $0: the current player must take it), ``pending_par`` (the
 BO owner must set the B&O par value now).
 """
@@ -118,13 +120,38 @@ class AuctionBetweenBidders(Step):
 
     def moves(self, state: GameState) -> Moves:
         auction = state.round["auction"]
-        name, sym = auction["current"], auction["private"]
-        low, high = auction["high"] + MIN_RAISE, available(state, name, except_private=sym)
-        moves: list[dict[str, Any]] = [{"action": {"type": "pass"}}]
-        if high >= low:
-            moves.insert(0, {"action": {"type": "bid", "private": None, "amount": low},
-                             **bid_range(state, low, high)})
-        return {name: moves}
+        return {name: bidder_moves(state, name, auction)
+                for name in answering(state, auction)}
+
+
+def open_high_bid(state: GameState) -> str | None:
+    """With free-for-all bidding, the high bid the bidders answer in any order ("CA
+    $180 Ben"): one decision for each of them however the others answer it, so a
+    deadline runs from the bid (pbem.moderation); None otherwise."""
+    auction = state.round.get("auction")
+    if not auction or auction["current"] is not None:
+        return None
+    return f"{auction['private']} {money(auction['high'])} {auction['leader']}"
+
+
+def bidder_moves(state: GameState, name: str, auction: dict[str, Any]) -> list[dict[str, Any]]:
+    sym = auction["private"]
+    low, high = auction["high"] + MIN_RAISE, available(state, name, except_private=sym)
+    moves: list[dict[str, Any]] = [{"action": {"type": "pass"}}]
+    if high >= low:
+        moves.insert(0, {"action": {"type": "bid", "private": None, "amount": low},
+                         **bid_range(state, low, high)})
+    return moves
+
+
+def answering(state: GameState, auction: dict[str, Any]) -> list[str]:
+    """The bidders the auction between bidders waits for: the one whose turn it is; with
+    free-for-all bidding every bidder but the leader who has not passed on the high
+    bid, in seat order."""
+    if auction["current"] is not None:
+        return [auction["current"]]
+    return [n for n in auction["order"]
+            if n != auction["leader"] and n not in auction["passed"]]
 
 
 class BuyCheapest(Step):
@@ -361,10 +388,17 @@ def start_bidder_auction(ctx: Ctx, sym: str, bids: dict[str, int]) -> None:
     else:
         first = min(bids, key=lambda name: bids[name])
     order = [name for name in state.clockwise_from(first) if name in bids]
-    ctx.round_set(auction={"private": sym, "order": order, "leader": leader,
-                           "high": bids[leader], "current": first, "passes": 0})
-    ctx.log(f"Auction for {sym} between {', '.join(order)}: {leader} leads with "
-            f"{money(bids[leader])}; {first} bids first.")
+    auction = {"private": sym, "order": order, "leader": leader, "high": bids[leader],
+               "current": first, "passes": 0}
+    if book(state).free_bidding(state):
+        auction.update(current=None, passed=[])
+        others = " and ".join(answering(state, auction))
+        ctx.log(f"Auction for {sym} between {', '.join(order)}: {leader} leads with "
+                f"{money(bids[leader])}; {others} may raise or pass, in any order.")
+    else:
+        ctx.log(f"Auction for {sym} between {', '.join(order)}: {leader} leads with "
+                f"{money(bids[leader])}; {first} bids first.")
+    ctx.round_set(auction=auction)
 
 
 def auction_start_rule(state: GameState) -> str:
@@ -402,22 +436,15 @@ def decide_in_auction(ctx: Ctx, action: dict[str, Any]) -> None:
     state, actor = ctx.state, ctx.actor
     auction = dict(state.round["auction"])
     sym = auction["private"]
+    if auction["current"] is None:
+        decide_free_bidding(ctx, auction, action)
+        return
     require(actor == auction["current"], f"The auction for {sym} waits for "
             f"{auction['current']}, not {actor}.")
     kind = action["type"]
     if kind == "bid":
-        named = action.get("private")
-        require(named in (None, sym), f"The auction is for {sym}; bid on {named} later.")
-        low = auction["high"] + MIN_RAISE
-        require(action["amount"] >= low, f"The minimum bid for {sym} is {money(low)}.",
-                cite(state, "auction_bidders"))
-        check_raise(state, auction["high"], action["amount"])
-        free = available(state, actor, except_private=sym)
-        require(action["amount"] <= free, f"You cannot bid {money(action['amount'])}: you "
-                f"have {money(free)} not set aside for other bids.", cite(state, "auction_bid"))
-        ctx.emit(Bid(sym, actor, action["amount"]))
-        ctx.log(f"{actor} bids {money(action['amount'])} for {sym}.")
-        auction.update(leader=actor, high=action["amount"], passes=0)
+        raise_in_auction(ctx, auction, action)
+        auction.update(passes=0)
         auction["current"] = (lowest_bidder(state, auction) if lowest_bids_first(state)
                               else next_bidder(auction, actor))
         ctx.round_set(auction=auction)
@@ -443,6 +470,57 @@ def decide_in_auction(ctx: Ctx, action: dict[str, Any]) -> None:
         raise RulesError(f"In the auction for {sym} you may bid (at least "
                          f"{money(auction['high'] + MIN_RAISE)}) or pass.",
                          cite(state, "auction_bidders"))
+
+
+def raise_in_auction(ctx: Ctx, auction: dict[str, Any], action: dict[str, Any]) -> None:
+    """The actor's bid in the auction between bidders, checked and recorded; ``auction``
+    gets the new leader and high bid (the caller stores it)."""
+    state, actor, sym = ctx.state, ctx.actor, auction["private"]
+    named = action.get("private")
+    require(named in (None, sym), f"The auction is for {sym}; bid on {named} later.")
+    low = auction["high"] + MIN_RAISE
+    require(action["amount"] >= low, f"The minimum bid for {sym} is {money(low)}.",
+            cite(state, "auction_bidders"))
+    check_raise(state, auction["high"], action["amount"])
+    free = available(state, actor, except_private=sym)
+    require(action["amount"] <= free, f"You cannot bid {money(action['amount'])}: you "
+            f"have {money(free)} not set aside for other bids.", cite(state, "auction_bid"))
+    ctx.emit(Bid(sym, actor, action["amount"]))
+    ctx.log(f"{actor} bids {money(action['amount'])} for {sym}.")
+    auction.update(leader=actor, high=action["amount"])
+
+
+def decide_free_bidding(ctx: Ctx, auction: dict[str, Any], action: dict[str, Any]) -> None:
+    """Free-for-all bidding (the title's hook free_bidding): every bidder but the leader
+    answers the high bid, raising or passing, in any order; a raise asks all the others
+    again; the leader wins when every other bidder has passed on his bid (or, where a
+    pass leaves the auction, when he is the last one in)."""
+    state, actor, sym = ctx.state, ctx.actor, auction["private"]
+    leader, high = auction["leader"], money(auction["high"])
+    require(actor in auction["order"], f"The auction for {sym} is between "
+            f"{', '.join(auction['order'])}; {actor} is not in it.", cite(state, "auction_bidders"))
+    require(actor != leader, f"You lead the auction for {sym} with {high}: the others may "
+            "raise or pass.", cite(state, "auction_bidders"))
+    require(actor not in auction["passed"], f"You passed on {leader}'s {high} for {sym}; you "
+            "may bid again if someone raises.", cite(state, "auction_bidders"))
+    kind = action["type"]
+    if kind == "bid":
+        raise_in_auction(ctx, auction, action)
+        auction["passed"] = []
+    elif kind == "pass" and book(state).pass_leaves_auction(state):
+        ctx.log(f"{actor} passes and leaves the auction for {sym}.")
+        auction["order"] = [n for n in auction["order"] if n != actor]
+    elif kind == "pass":
+        ctx.log(f"{actor} passes on {leader}'s {high} for {sym}.")
+        auction["passed"] = [*auction["passed"], actor]
+    else:
+        raise RulesError(f"In the auction for {sym} you may bid (at least "
+                         f"{money(auction['high'] + MIN_RAISE)}) or pass.",
+                         cite(state, "auction_bidders"))
+    if not answering(state, auction):
+        win_auction(ctx, auction)
+        return
+    ctx.round_set(auction=auction)
 
 
 def win_auction(ctx: Ctx, auction: dict[str, Any]) -> None:

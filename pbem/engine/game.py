@@ -113,6 +113,8 @@ def decide(state: GameState, actor: str, action: dict[str, Any]) -> Decision:
     ctx = Ctx(state.clone(), actor)
     if action["type"] == "exchange":
         exchange(ctx, action["private"])
+    elif action["type"] in book(state).side_actions:
+        book(state).side_action(ctx, action)
     else:
         book(state).round(state).decide(ctx, action)
     book(state).after_decision(ctx)
@@ -205,8 +207,9 @@ def legal_moves(state: GameState) -> dict[str, list[dict[str, Any]]]:
     if state.finished:
         return {}
     moves = book(state).round(state).legal(state)
-    for name, extra in exchange_moves(state).items():
-        moves.setdefault(name, []).extend(extra)
+    for found in (exchange_moves(state), book(state).side_moves(state)):
+        for name, extra in found.items():
+            moves.setdefault(name, []).extend(extra)
     return moves
 
 

@@ -4,11 +4,14 @@ besides paying out and withholding)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from .board.map import BoardState, Map
+from .board.routegraph import RouteGraph, StopKey
 from .board.search import Run, TrainSpec, best_run
 from .board.search import has_route as route_exists
+from .board.track import TrackGraph
 from .board.written import check_run
 from .context import Ctx, money, require
 from .dividends import pay_out, withhold
@@ -46,6 +49,54 @@ def remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
     return _CACHE[key]
 
 
+def forget_runs() -> None:
+    """Empty the caches of remember(), route_graph() and track_graph() (a benchmark timing a whole
+    replay starts from nothing, as a new process does)."""
+    _CACHE.clear()
+    _GRAPHS.clear()
+    _TRACKS.clear()
+
+
+def position_key(board_map: Map, board: BoardState) -> tuple[Any, ...]:
+    """What the track searches of a position depend on, for caches: the map (the
+    options' reading of it: maps_for keeps each for the life of the process), the tiles,
+    the stations and the markers."""
+    markers = repr(sorted((k, sorted(v.items())) for k, v in board.markers.items()))
+    return (id(board_map), board_key(board), markers)
+
+
+_GRAPHS: dict[tuple[Any, ...], RouteGraph] = {}
+_TRACKS: dict[tuple[Any, ...], TrackGraph] = {}
+
+
+def track_graph(board_map: Map, board: BoardState) -> TrackGraph:
+    """The position's TrackGraph, remembered for the same position (the track searches of
+    laying, placing stations and running share it)."""
+    key = position_key(board_map, board)
+    found = _TRACKS.get(key)
+    if found is None:
+        if len(_TRACKS) >= 16:
+            _TRACKS.clear()
+        found = _TRACKS[key] = TrackGraph(board_map, board)
+    return found
+
+
+def route_graph(board_map: Map, board: BoardState, corp: str, column: str | int,
+                values: Mapping[StopKey, int] | None = None) -> RouteGraph:
+    """RouteGraph(...), remembered for the same position, company, column and stop values:
+    a company's run, the check of its written routes and a title's connection runs search
+    the same graph."""
+    key = (position_key(board_map, board), corp, column,
+           tuple(sorted((values or {}).items())))
+    found = _GRAPHS.get(key)
+    if found is None:
+        if len(_GRAPHS) >= 16:  # about 0.4 MB each on a late, full board
+            _GRAPHS.clear()
+        found = _GRAPHS[key] = RouteGraph(board_map, board, corp, column, values,
+                                          track_graph(board_map, board))
+    return found
+
+
 def revenue_rules(state: GameState, corp: str) -> Any:
     """The company's revenue modifiers (board.search.RevenueRules), None when it has
     none: the title's (tokens on the map that change a city's value, a destination
@@ -66,7 +117,8 @@ def best(state: GameState, corp: str, trains: list[tuple[str, int | None]] | Non
     rules = revenue_rules(state, corp)
     key = ("best", state.title, corp, tuple(specs), column, board_key(state.board),
            rules_key(rules))
-    return remember(key, lambda: best_run(state.map, state.board, corp, specs, column, rules))
+    return remember(key, lambda: best_run(state.map, state.board, corp, specs, column, rules,
+                                          route_graph))
 
 
 def has_route(state: GameState, corp: str) -> bool:
@@ -93,7 +145,7 @@ def written_run(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> 
     try:
         return check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
                          revenue_column(state), revenue_rules(state, corp),
-                         lambda key: cite(state, key))
+                         lambda key: cite(state, key), route_graph)
     except RulesError as exc:
         exc.rule = exc.rule or cite(state, "route")
         raise

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from .board import hexes
 from .board.map import tile_at
-from .board.tiles import Tile
+from .board.tiles import Tile, next_colour
 from .board.track import (
+    Arrivals,
     Reach,
+    RouteMoves,
     closed_lay_ok,
     joins_cities,
     lay_problem,
@@ -22,22 +24,56 @@ from .board.track import (
 from .context import Ctx, money, require
 from .errors import AmbiguousError, RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
-from .orrun import revenue_column
+from .orrun import position_key, revenue_column, track_graph
 from .registry import book, cite
-from .state import BANK, GameState, board_key, corp_holder
+from .state import BANK, GameState, corp_holder
 
+T = TypeVar("T")
+#: the values of option tile_lay under which new track must extend a route (the closed rule)
+CLOSED_RULES = ("restrictive", "strict")
+_MOVES_CACHE: dict[tuple[Any, ...], RouteMoves] = {}
 _REACH_CACHE: dict[tuple[Any, ...], Reach] = {}
+_ARRIVALS_CACHE: dict[tuple[Any, ...], Arrivals] = {}
+
+
+def _per_board(cache: dict[tuple[Any, ...], T], state: GameState, corp: str,
+               make: Callable[[], T], size: int = 128) -> T:
+    """make(), remembered while the position is the same (orrun.position_key), at most
+    ``size`` of them."""
+    key = (position_key(state.map, state.board), corp)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= size:
+            cache.clear()
+        found = cache[key] = make()
+    return found
+
+
+def corp_moves(state: GameState, corp: str) -> RouteMoves:
+    """The moves of the corporation's routes on the board (track.RouteMoves), remembered
+    for the same board."""
+    return _per_board(_MOVES_CACHE, state, corp,
+                      lambda: RouteMoves(track_graph(state.map, state.board), corp), 32)
 
 
 def corp_reach(state: GameState, corp: str) -> Reach:
     """track.reachable, remembered for the same board (prompts ask for it often)."""
-    key = (state.title, corp, board_key(state.board))
-    found = _REACH_CACHE.get(key)
-    if found is None:
-        if len(_REACH_CACHE) > 256:
-            _REACH_CACHE.clear()
-        found = _REACH_CACHE[key] = reachable(state.map, state.board, corp)
-    return found
+    return _per_board(_REACH_CACHE, state, corp,
+                      lambda: reachable(state.map, state.board, corp, corp_moves(state, corp)))
+
+
+def corp_arrivals(state: GameState, corp: str) -> Arrivals:
+    """track.Arrivals of the corporation, remembered for the same board (the closed rule
+    asks it for every candidate lay)."""
+    return _per_board(_ARRIVALS_CACHE, state, corp, lambda: Arrivals(corp_moves(state, corp)),
+                      32)
+
+
+def forget_boards() -> None:
+    """Empty the caches above (a benchmark timing a whole replay starts from nothing, as
+    a new process does)."""
+    for cache in (_MOVES_CACHE, _REACH_CACHE, _ARRIVALS_CACHE):
+        cache.clear()
 
 
 def phase_colours(state: GameState) -> tuple[str, ...]:
@@ -410,18 +446,20 @@ def near_hexes(state: GameState, corp: str) -> list[str]:
     return sorted(near)
 
 
-def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int) -> bool:
+def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int,
+             reach: Reach | None = None) -> bool:
     """The tile-lay connection rule of the game: "open" (the corporation reaches some
     track of the new tile), "restrictive" (semi-restricted: new track extends a route or
     a reached city rises in value) or "strict" (restricted: new track extends a
-    route)."""
-    reach = corp_reach(state, corp)
+    route).  ``reach``: corp_reach(state, corp), when the caller has it."""
+    reach = reach or corp_reach(state, corp)
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
         return False
     rule = state.options.get("tile_lay", "open")
-    if rule in ("restrictive", "strict"):
+    if rule in CLOSED_RULES:
         return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
-                             revenue_column(state), reach.stops, rise_counts=rule != "strict")
+                             revenue_column(state), reach.stops, rise_counts=rule != "strict",
+                             arrivals=corp_arrivals(state, corp))
     return True
 
 
@@ -431,10 +469,20 @@ def fitting(state: GameState, coord: str, tile_id: str) -> list[int]:
     return placements(state.map, state.board, coord, tile_id, phase_colours(state))
 
 
+def next_tiles(state: GameState, coord: str) -> list[str]:
+    """The tiles left in the supply of the colour that may follow the hex's current
+    tile, by id: the only ones tile_problem may let on it (for listing lays)."""
+    wanted = next_colour(tile_at(state.map, state.board, coord)[0].colour)
+    tiles = state.map.tiles
+    return [tile_id for tile_id, left in sorted(state.board.tiles_left.items())
+            if left > 0 and tile_id in tiles and tiles[tile_id].colour == wanted]
+
+
 def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     """Every tile lay the corporation may make now (for prompts and self-play)."""
     colours = phase_colours(state)
     moves = []
+    reach = corp_reach(state, corp)
     for coord in near_hexes(state, corp):
         hex_ = state.map.hexes.get(coord)
         if hex_ is None or not hex_.buildable or blocked_by_private(state, coord):
@@ -442,11 +490,9 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
         cost = terrain_cost(state, corp, coord)
         if cost > state.corps[corp].cash:
             continue
-        for tile_id, left in sorted(state.board.tiles_left.items()):
-            if left <= 0:
-                continue
+        for tile_id in next_tiles(state, coord):
             fits = [r for r in placements(state.map, state.board, coord, tile_id, colours)
-                    if connects(state, corp, coord, tile_id, r)]
+                    if connects(state, corp, coord, tile_id, r, reach)]
             distinct = distinct_placements(state, coord, tile_id, fits)
             for r in distinct:
                 fields = lay_fields(state.map.tiles[tile_id], r, distinct)

@@ -330,13 +330,13 @@ def bankrupt(ctx: Ctx, corp: str) -> None:
         blocks = largest_sales(state, ctx.actor, corp)
         raisable = sum(proceeds(state, ctx.actor, c, n) for c, n in blocks.items())
         require(short > raisable, "Only a president who cannot raise the money for a forced "
-                "train purchase, even by selling every share he may, goes bankrupt.",
+                "train purchase, even by selling every share they may, goes bankrupt.",
                 cite(state, "bankruptcy"))
         for other, count in blocks.items():
             book(state).forced_sale(ctx, ctx.actor, other, count, corp)
     else:
         require(short > 0 and not emergency_sales(state, corp), "Only a president who cannot "
-                "raise the money for a forced train purchase, even by selling every share he "
+                "raise the money for a forced train purchase, even by selling every share they "
                 "may, goes bankrupt.", cite(state, "bankruptcy"))
     ctx.log(f"{ctx.actor} cannot raise the money for {corp}'s train and is bankrupt.")
     end_game(ctx, "bankruptcy", bankrupt=ctx.actor)

@@ -71,6 +71,9 @@ class Corporation:
     #: trains made obsolete that run once more before they leave (a title's delayed
     #: rusting); they count as scrapped already
     rusting: list[str] = field(default_factory=list)
+    #: the administrator's order of repayment among several insolvent companies: the
+    #: highest number is repaid first (0: the charter order)
+    repay_rank: int = 0
 
 
 @dataclass
@@ -197,7 +200,8 @@ class GameState:
             corps={s: Corporation(c.sym, list(c.certs), c.par, c.cell, c.arrival, c.floated,
                                   c.funded, c.cash, c.operated, list(c.trains), c.closed,
                                   c.frozen, c.reissued, c.destination_reached,
-                                  c.destination_marker, c.loan, list(c.rusting))
+                                  c.destination_marker, c.loan, list(c.rusting),
+                                  c.repay_rank)
                    for s, c in self.corps.items()},
             privates={s: Private(p.sym, p.price, p.owner, p.closed, p.used)
                       for s, p in self.privates.items()},

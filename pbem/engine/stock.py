@@ -348,8 +348,9 @@ def trade_as_purchase(state: GameState, actor: str, buyer: str) -> None:
     if mode == "turn":
         return
     rule = cite(state, "private_trade")
-    require(actor == buyer, "A player buys a private company from another in his own turn, "
-            f"as his purchase: {buyer} may make the offer (buy private ... from ...).", rule)
+    require(actor == buyer, "A player buys a private company from another in the buyer's own "
+            f"turn, as the purchase of that turn: {buyer} may make the offer (buy private ... "
+            "from ...).", rule)
     blocked = may_buy_now(state)
     require(blocked is None, f"{blocked or ''} A private company bought from another player "
             "is the turn's purchase.", rule)

@@ -19,8 +19,8 @@ from .errors import RulesError
 
 RULES = ("own-last", "consent", "referee")
 RULE_TEXT = {
-    "own-last": "a player may take back his own last command, until the next player acts",
-    "consent": "a player may take back his own last command, and the commands made since "
+    "own-last": "a player may take back their own last command, until the next player acts",
+    "consent": "a player may take back their own last command, and the commands made since "
                "when every player who made them agrees",
     "referee": "only the referee takes moves back",
 }

@@ -22,9 +22,10 @@ from ..engine.facts import Fact, Record
 from ..engine.game import apply_facts
 from ..engine.operating import train_moves
 from ..engine.state import GameState
+from ..engine.title import load_title
 from ..render.recent import is_public
 from ..store import Store, open_store
-from .options import site_rules
+from .options import options_the_site_lacks, site_rules
 from .sitecerts import SiteCerts
 from .siteflow import (
     site_company_step_open,
@@ -561,7 +562,7 @@ class Exporter:
         if self.state.round.get("kind") == "stock" and prop.get("private"):
             if prop["proposer"] != prop["buyer"]:
                 raise ExportError("18xx.games lets a player buy another's private company only "
-                                  "in his own turn (the buyer makes the offer)")
+                                  "in the buyer's own turn (the buyer makes the offer)")
             self.player("buy_company", prop["buyer"], company=prop["private"],
                         price=prop["price"])
         elif prop.get("kind") == "private":
@@ -632,7 +633,16 @@ def verify_export(store: Store, game_id: int, document: dict[str, Any]) -> str |
 
 def export_game(store: Store, game_id: int) -> dict[str, Any]:
     """The game as an 18xx.games log (a JSON-ready dict)."""
-    if store.game(game_id)["title"] not in ("1830", "1870"):
+    title = store.game(game_id)["title"]
+    if title not in ("1830", "1870"):
         raise ExportError("pbem exports only 1830 and 1870 games to 18xx.games")
+    lacking = options_the_site_lacks(title, service.initial(store, game_id).options)
+    if lacking:
+        rules = load_title(title).options
+        named = ", ".join(f"{k}={v}" + (f" ({rules[k].rule})" if rules[k].rule else "")
+                          for k, v in lacking.items())
+        raise ExportError(f"This game is played with options 18xx.games does not have: "
+                          f"{named}. The site would replay its moves by other rules, so "
+                          "pbem does not export it.")
     return Exporter.from_store(store, game_id).run()
 

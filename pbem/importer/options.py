@@ -4,7 +4,11 @@ the log's optional rules."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from ..engine.title import load_title
 from .sitelog import SiteLog
+from .t1870 import TRACK_READING
 
 #: Options every imported game of the title gets: the site's readings.
 SITE_READINGS: dict[str, dict[str, str]] = {
@@ -64,6 +68,15 @@ OPTIONAL_RULES: dict[str, dict[str, dict[str, str]]] = {
 }
 
 
+#: readings of older versions of the site, which a log's own record may call for (an
+#: imported game then plays with them)
+OLDER_READINGS: dict[str, dict[str, str]] = {"1870": TRACK_READING}
+
+#: options that decide nothing the log records: who sees what, who may undo, who reads
+#: private talk (the export writes the players in their seat order)
+NO_DECISION = {"seating", "visibility", "undo", "private_talk"}
+
+
 class UnknownOptionalRule(Exception):
     pass
 
@@ -87,3 +100,16 @@ def site_rules(title: str, options: dict[str, str]) -> list[str]:
         if all(options.get(k) == v for k, v in implied.items()):
             found.append(rule)
     return found
+
+
+def options_the_site_lacks(title: str, options: Mapping[str, str]) -> dict[str, str]:
+    """The game's options (all of them, as the game reads them) that the site cannot play:
+    a value other than pbem's default that is neither a reading of the site (of now or
+    of an older version) nor one of its optional rules, for an option that decides
+    something."""
+    implied: dict[str, str] = {}
+    for rule in site_rules(title, dict(options)):
+        implied.update(OPTIONAL_RULES[title][rule])
+    readings = (SITE_READINGS.get(title, {}), OLDER_READINGS.get(title, {}), implied)
+    return {key: value for key, value in load_title(title).non_default(options).items()
+            if key not in NO_DECISION and all(r.get(key) != value for r in readings)}

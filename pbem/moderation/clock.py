@@ -5,6 +5,7 @@ caller's transaction and returns the schedule as it now stands."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..engine.state import GameState
 from ..store import Store
@@ -20,13 +21,15 @@ def schedule_of(store: Store, game_id: int) -> Schedule:
 
 
 def reschedule(store: Store, game_id: int, state: GameState, now: str, source: str,
-               schedule: Schedule | None = None, force: bool = False) -> Schedule:
+               schedule: Schedule | None = None, force: bool = False,
+               events: list[dict[str, Any]] | None = None) -> Schedule:
     """After the game changed: record who must act by when, if that changed (``force``:
-    in any case; nothing while the game is paused: ``resume`` reschedules)."""
+    in any case; nothing while the game is paused: ``resume`` reschedules).
+    ``events``: the game's effective events, when the caller has just read them."""
     schedule = schedule or schedule_of(store, game_id)
     if schedule.paused:
         return schedule
-    keys = decision_keys(store.effective_events(game_id), state)
+    keys = decision_keys(store.effective_events(game_id) if events is None else events, state)
     kind = str(state.round.get("kind", ""))
     planned = schedule.plan(keys, kind, parse_moment(now))
     return _record(store, game_id, schedule, planned, kind, source, now, force=force)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..engine.auction import open_high_bid
 from ..engine.game import REFEREE, to_act
 from ..engine.state import GameState
 from . import record
@@ -251,16 +252,18 @@ def round_marker(state: GameState) -> str:
 
 def decision_keys(events: Iterable[Mapping[str, Any]], state: GameState) -> dict[str, str]:
     """player -> the key of the decision the game waits for (``events``: the game's
-    effective events)."""
+    effective events): a new one after each command of another player, or, for the
+    bidders answering a high bid in any order (free-for-all bidding), after each bid."""
     if state.finished:
         return {}
     commands = [e for e in events if e["kind"] == "command"]
     rnd = state.round
     corp = rnd.get("current") if rnd.get("kind") == "operating" else None
     keys: dict[str, str] = {}
+    answering = open_high_bid(state)
     for player in to_act(state):
         other = next((e["seq"] for e in reversed(commands) if acting_player(e) != player), 0)
-        keys[player] = f"{round_marker(state)}|{other}|{corp or '-'}"
+        keys[player] = f"{round_marker(state)}|{answering or other}|{corp or '-'}"
     return keys
 
 

@@ -333,6 +333,13 @@ def _corp_of(args: Args, ctx: ParseContext, usage: str) -> str:
     return corp
 
 
+def repay(args: Args, ctx: ParseContext) -> Action:
+    """repay NYC first (1830 base game: the administrator's order of repayment)."""
+    words = [w for w in args.words if w.lower() != "first"]
+    slots = [Slot("corp", ctx.corporation, not_corporation(ctx), "say which corporation")]
+    return {"type": "repay", "corp": fill(plain(words), slots, "repay NYC first")["corp"]}
+
+
 def port(args: Args, ctx: ParseContext) -> Action:
     """port open M20 | port M20 (the open port) | port closed M20 | port close (the open
     port already placed becomes the closed one) (1870, the Gulf Shipping Company)."""

@@ -53,6 +53,7 @@ _HANDLERS: dict[str, Handler] = {
     "protect": operating.protect,
     "redeem": operating.redeem,
     "reissue": operating.reissue,
+    "repay": operating.repay,
     "destination": operating.destination,
     "port": operating.port,
     "open": operating.open_port,

@@ -147,6 +147,7 @@ _PRINTERS: dict[str, Printer] = {
     "protect": _protect,
     "redeem": _redeem,
     "reissue": _one("reissue", "corp"),
+    "repay": lambda a: _words("repay", a["corp"], "first"),
     "destination": lambda a: _words("destination", a.get("marker")),
     "port": lambda a: _words("port", "closed" if a.get("closed") else "open", a.get("hex"),
                              a.get("city")),

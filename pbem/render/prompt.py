@@ -527,6 +527,12 @@ def answers(state: GameState, moves: list[Move]) -> list[Offer]:
     return [Offer(" or ".join(kinds), note)]
 
 
+def repays(state: GameState, moves: list[Move]) -> list[Offer]:
+    """1830 base game (7.7): the administrator's order of repayment."""
+    return [Offer(text(m), f"the money you take in repays {m['action']['corp']}'s loan "
+                  "first (any time)") for m in moves]
+
+
 SUMMARIES: dict[str, Callable[[GameState, list[Move]], list[Offer]]] = {
     "par": pars,
     "bid": bids,
@@ -543,6 +549,7 @@ SUMMARIES: dict[str, Callable[[GameState, list[Move]], list[Offer]]] = {
     "destination": destinations,
     "redeem": redeems,
     "reissue": reissues,
+    "repay": repays,
     "marker": token_markers,
 }
 #: Kinds of move shown together on one line.

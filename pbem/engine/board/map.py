@@ -96,6 +96,28 @@ class Map:
             table[coord] = tuple(o if o in self.hexes else None for o in found)
         return table
 
+    def side(self, coord: str, edge: int) -> tuple[str, int]:
+        """The side of `coord` across `edge` named from the hex that sorts first (by
+        row, then column), so that both hexes of a side name it alike: (hex, edge)."""
+        return self._side_table[coord][edge]
+
+    @cached_property
+    def _side_table(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        table = {}
+        for coord in self.hexes:
+            names = []
+            for edge in range(6):
+                other = self.neighbour(coord, edge)
+                mine = (hexes.coord_sort_key(coord), edge, coord)
+                if other is None:
+                    names.append((coord, edge))
+                    continue
+                theirs = (hexes.coord_sort_key(other), hexes.opposite(edge), other)
+                first = min(mine, theirs)
+                names.append((first[2], first[1]))
+            table[coord] = tuple(names)
+        return table
+
     def neighbours(self, coord: str) -> dict[int, str]:
         return {e: n for e in range(6) if (n := self.neighbour(coord, e)) is not None}
 

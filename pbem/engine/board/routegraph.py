@@ -58,15 +58,17 @@ class RouteGraph:
         corp: str,
         column: str | int,
         values: Mapping[StopKey, int] | None = None,
+        track: TrackGraph | None = None,
     ) -> None:
+        """`track`: the TrackGraph of the board, when the caller has it."""
         if isinstance(column, int):
             column = board_map.revenue_columns[column]
         self.column = column
         self.map = board_map
-        self.board = board
         self.corp = corp
-        graph = TrackGraph(board_map, board)
+        graph = track or TrackGraph(board_map, board)
         self.graph = graph
+        self.board = board = graph.board  # a copy: the board may change after
         segments = graph.segments
         self.n_segments = len(segments)
 

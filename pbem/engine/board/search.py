@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import operator
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .map import BoardState, Map, tile_at
@@ -597,10 +597,17 @@ def _reach_key(reach: Reach) -> tuple[int, int]:
             reach[1] if isinstance(reach, tuple) else -1)
 
 
+#: what makes the RouteGraph of a position: RouteGraph itself, or a caller's function
+#: that keeps them (the engine's orrun.route_graph)
+GraphMaker = Callable[[Map, BoardState, str, str | int, Mapping[StopKey, int] | None],
+                      RouteGraph]
+
+
 def search_for(
-    board_map: Map, board: BoardState, corp: str, column: str | int, rules: RevenueRules
+    board_map: Map, board: BoardState, corp: str, column: str | int, rules: RevenueRules,
+    make_graph: GraphMaker = RouteGraph,
 ) -> RouteSearch:
-    graph = RouteGraph(board_map, board, corp, column,
+    graph = make_graph(board_map, board, corp, column,
                        rules.stop_values(board_map, board, column))
     return RouteSearch(graph, rules)
 
@@ -612,6 +619,7 @@ def best_run(
     trains: Sequence[TrainSpec],
     column: str | int,
     rules: RevenueRules | None = None,
+    make_graph: GraphMaker = RouteGraph,
 ) -> Run:
     """The highest total `corp`'s trains can earn now, and routes that earn it.
 
@@ -621,7 +629,7 @@ def best_run(
     route are left out.
     """
     rules = rules or RevenueRules()
-    search = search_for(board_map, board, corp, column, rules)
+    search = search_for(board_map, board, corp, column, rules, make_graph)
     return best_of(search, list(trains))
 
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cached_property
 
 from . import hexes
 from .closures import closures
 from .map import BoardState, Map, MapHex, tile_at
-from .tiles import STOP_KINDS, End, Tile, next_colour, upgrade_maps
+from .tiles import STOP_KINDS, End, Tile, TrackPath, next_colour, upgrade_maps
 
 # -- laying tiles -----------------------------------------------------------------------------
 
@@ -232,6 +233,25 @@ def lay_tile(board_map: Map, board: BoardState, coord: str, tile_id: str, rotati
 Node = tuple[str, str, int]
 
 
+def stop_blocks(board: BoardState, node: Node, kind: str, slots: int, tokens: list[str],
+                corp: str | None) -> bool:
+    """Whether a stop of this kind, with these slots and stations, stops a route of
+    `corp` passing through it (an off-board always does; a city full of other
+    corporations' stations does)."""
+    if kind == "offboard":
+        return True
+    if kind != "city":
+        return False
+    if len(tokens) < slots or (corp is not None and corp in tokens):
+        return False
+    if corp is None:
+        return True
+    # 1870: the company's destination marker at the edge of the hex (Connection Run)
+    marker = board.markers.get(f"destination:{corp}") if board.markers else None
+    return marker is None or marker.get("stop") is not None \
+        or (marker["hex"], 0) != (node[1], node[2])
+
+
 @dataclass(frozen=True)
 class Segment:
     """One path of a hex's current tile, between two nodes."""
@@ -245,11 +265,13 @@ class Segment:
 
 
 class TrackGraph:
-    """The track on the board as segments between stops and hex sides."""
+    """The track on the board as segments between stops and hex sides (of the board as
+    it is when the graph is made: it keeps a copy, so a graph may be kept for a board
+    that changes afterwards)."""
 
     def __init__(self, board_map: Map, board: BoardState) -> None:
         self.map = board_map
-        self.board = board
+        self.board = board = board.copy()
         self.segments: list[Segment] = []
         self.at: dict[Node, list[int]] = {}
         self._closed: dict[Node, tuple[str, int, list[str]]] = {}
@@ -259,39 +281,24 @@ class TrackGraph:
                 tokens = board.tokens_at(coord, index)
                 self._closed[("stop", coord, index)] = (stop.kind, stop.slots, tokens)
             for index, (a, b) in enumerate(tile.rotated_paths(rotation)):
-                ends = (self._node(coord, a.kind, a.n), self._node(coord, b.kind, b.n))
+                ends = (self.node(coord, a.kind, a.n), self.node(coord, b.kind, b.n))
                 self.at.setdefault(ends[0], []).append(len(self.segments))
                 self.at.setdefault(ends[1], []).append(len(self.segments))
                 self.segments.append(Segment(coord, index, ends))
 
-    def _node(self, coord: str, kind: str, n: int) -> Node:
+    def node(self, coord: str, kind: str, n: int) -> Node:
+        """The node of a tile's path end ("stop" or "edge" `n`) on `coord`."""
         if kind == "stop":
             return ("stop", coord, n)
-        other = self.map.neighbour(coord, n)
-        if other is None:
-            return ("side", coord, n)
-        mine = (hexes.coord_sort_key(coord), n, coord)
-        theirs = (hexes.coord_sort_key(other), hexes.opposite(n), other)
-        first = min(mine, theirs)
-        return ("side", first[2], first[1])
+        name, edge = self.map.side(coord, n)
+        return ("side", name, edge)
 
     def blocks(self, node: Node, corp: str | None) -> bool:
         """A route may not pass through this node (it may still start or end there)."""
         if node[0] != "stop":
             return False
         kind, slots, tokens = self._closed[node]
-        if kind == "offboard":
-            return True
-        if kind != "city":
-            return False
-        if len(tokens) < slots or (corp is not None and corp in tokens):
-            return False
-        if corp is None:
-            return True
-        # 1870: the company's destination marker at the edge of the hex (Connection Run)
-        marker = self.board.markers.get(f"destination:{corp}") if self.board.markers else None
-        return marker is None or marker.get("stop") is not None \
-            or (marker["hex"], 0) != (node[1], node[2])
+        return stop_blocks(self.board, node, kind, slots, tokens, corp)
 
     def onward(self, seg: int, node: Node, corp: str | None) -> list[int]:
         """Segments a route may take after arriving at `node` along `seg`."""
@@ -324,11 +331,14 @@ class Reach:
 SEARCH_BUDGET = 200_000
 
 
-def reachable(board_map: Map, board: BoardState, corp: str) -> Reach:
-    """Everything `corp` can reach by a legal route from one of its stations."""
-    graph = TrackGraph(board_map, board)
+def reachable(board_map: Map, board: BoardState, corp: str,
+              moves: RouteMoves | None = None) -> Reach:
+    """Everything `corp` can reach by a legal route from one of its stations (`moves`:
+    the RouteMoves of `corp` on the board, when the caller has them)."""
+    moves = moves or RouteMoves(TrackGraph(board_map, board), corp)
+    graph = moves.graph
     starts = [("stop", c, i) for c, i in board.route_stations(corp)]
-    segs, exact = _RouteSearch(graph, corp).run(starts)
+    segs, exact = _RouteSearch(moves).run(starts)
     return _reach(graph, segs, starts, exact)
 
 
@@ -342,7 +352,7 @@ def new_tile_connected(
     graph = TrackGraph(board_map, trial)
     goal = {i for i, s in enumerate(graph.segments) if s.coord == coord}
     starts = [("stop", c, i) for c, i in trial.route_stations(corp)]
-    segs, _ = _RouteSearch(graph, corp).run(starts, goal)
+    segs, _ = _RouteSearch(RouteMoves(graph, corp)).run(starts, goal)
     return bool(segs & goal)
 
 
@@ -359,33 +369,91 @@ def _reach(graph: TrackGraph, segs: set[int], starts: list[Node], exact: bool) -
     return Reach(frozenset(paths), frozenset(stops), frozenset(edges), exact)
 
 
-class _RouteSearch:
-    """Depth-first search over legal routes (no segment, side or stop used twice).
-
-    A state is a segment travelled in one direction: state 2*s arrives at the second
-    end of segment s, 2*s + 1 at the first.  To stay fast the search prunes a branch
-    once everything reachable from there by any walk (ignoring what the route has
-    used: its "closure", a bit set of segments) is already reached.  When the search
-    runs over SEARCH_BUDGET steps it returns the closure of the stations instead,
-    which can only be too generous (routes that would turn round on a loop).
-    """
+class RouteMoves:
+    """The moves of a corporation's routes on a track graph.  A state is a segment
+    travelled in one direction: state 2*s arrives at the second end of segment s,
+    2*s + 1 at the first; succ[state] are the states a route may go on to from there.
+    Nodes are bits (bit[node]; node_bit[state]: the bit of the node the state arrives
+    at), so that the nodes a route has used are one int.  The searches of this module
+    share one per board and corporation (ortrack keeps them)."""
 
     def __init__(self, graph: TrackGraph, corp: str) -> None:
         self.graph = graph
+        self.corp = corp
         segments = graph.segments
         self.arrive: list[Node] = [n for seg in segments for n in (seg.ends[1], seg.ends[0])]
         self.succ: list[list[int]] = [
             [self.state(nxt, node) for nxt in graph.onward(i // 2, node, corp)]
             for i, node in enumerate(self.arrive)
         ]
-        self.closure = _closures(self.succ)
+        self.bit: dict[Node, int] = {}
+        for node in self.arrive:
+            if node not in self.bit:
+                self.bit[node] = 1 << len(self.bit)
+        self.node_bit = [self.bit[node] for node in self.arrive]
+
+    @cached_property
+    def segment_walks(self) -> list[int]:
+        """For each state, the bit set of segments some walk from it travels (itself
+        included)."""
+        own = [1 << (v // 2) for v in range(len(self.succ))]
+        return closures(own, [[(w, 0) for w in ws] for ws in self.succ])
+
+    @cached_property
+    def state_walks(self) -> list[int]:
+        """For each state, the bit set of the states some walk from it takes."""
+        own = [1 << v for v in range(len(self.succ))]
+        return closures(own, [[(w, 0) for w in ws] for ws in self.succ])
 
     def state(self, seg: int, start: Node) -> int:
         """The state of travelling `seg` away from `start`."""
         return 2 * seg + (0 if self.graph.segments[seg].ends[0] == start else 1)
 
+    def first(self, starts: list[Node]) -> list[tuple[int, Node]]:
+        """The states leaving each start, with their start."""
+        for node in starts:
+            if node not in self.bit:
+                self.bit[node] = 1 << len(self.bit)
+        return [(self.state(s, n), n) for n in starts for s in self.graph.at.get(n, [])]
+
+    def short_routes(self, first: list[tuple[int, Node]]) -> dict[int, int]:
+        """Legal routes found breadth first, keeping one route per state: for each state
+        reached so, the nodes of its route.  Only a start: a state that only other
+        routes to some state lead on to is missed (the depth-first searches go on from
+        here)."""
+        routes: dict[int, int] = {}
+        queue: list[int] = []
+        for state, start in first:
+            if state not in routes:
+                routes[state] = self.bit[start] | self.node_bit[state]
+                queue.append(state)
+        succ, node_bit = self.succ, self.node_bit
+        for state in queue:  # the queue grows while it is read
+            used = routes[state]
+            for nxt in succ[state]:
+                if nxt not in routes and not used & node_bit[nxt]:
+                    routes[nxt] = used | node_bit[nxt]
+                    queue.append(nxt)
+        return routes
+
+
+class _RouteSearch:
+    """Depth-first search over legal routes (no segment, side or stop used twice).
+
+    To stay fast the search starts from the segments short_routes reaches and prunes a
+    branch once everything reachable from there by any walk (ignoring what the route
+    has used: its "closure", a bit set of segments) is already reached.  When the
+    search runs over SEARCH_BUDGET steps it returns the closure of the stations
+    instead, which can only be too generous (routes that would turn round on a loop).
+    """
+
+    def __init__(self, moves: RouteMoves) -> None:
+        self.moves = moves
+        self.graph = moves.graph
+        self.closure = moves.segment_walks
+
     def run(self, starts: list[Node], goal: set[int] | None = None) -> tuple[set[int], bool]:
-        first = [(self.state(s, n), n) for n in starts for s in self.graph.at.get(n, [])]
+        first = self.moves.first(starts)
         upper = 0
         for state, _ in first:
             upper |= self.closure[state]
@@ -398,53 +466,50 @@ class _RouteSearch:
 
     def _search(self, first: list[tuple[int, Node]], upper: int, goal: int) -> int | None:
         """The bit set of reached segments, or None when over budget."""
+        moves = self.moves
         reached, steps = 0, 0
-        for state, start in first:
+        for state in moves.short_routes(first):
             reached |= 1 << (state // 2)
-            used_nodes = {start, self.arrive[state]}
-            used_segs = 1 << (state // 2)
-            stack = [(state, iter(self.succ[state]))]
+        closure, succ, node_bit = self.closure, moves.succ, moves.node_bit
+        for state, start in first:
+            used = moves.bit[start] | node_bit[state]
+            stack = [(state, iter(succ[state]))]
             while stack:
                 steps += 1
                 if steps > SEARCH_BUDGET:
                     return None
                 if reached == upper or reached & goal:
                     return reached
-                top, moves = stack[-1]
-                nxt = next(moves, None)
+                top, options = stack[-1]
+                nxt = next(options, None)
                 if nxt is None:
                     stack.pop()
-                    used_segs &= ~(1 << (top // 2))
-                    used_nodes.discard(self.arrive[top])
+                    used &= ~node_bit[top]
                     continue
-                bit, node = 1 << (nxt // 2), self.arrive[nxt]
-                if used_segs & bit or node in used_nodes:
+                bit = node_bit[nxt]
+                if used & bit:
+                    continue  # (a segment used has both its ends used)
+                reached |= 1 << (nxt // 2)
+                if not closure[nxt] & ~reached:
                     continue
-                reached |= bit
-                if not self.closure[nxt] & ~reached:
-                    continue
-                used_segs |= bit
-                used_nodes.add(node)
-                stack.append((nxt, iter(self.succ[nxt])))
+                used |= bit
+                stack.append((nxt, iter(succ[nxt])))
         return reached
-
-
-def _closures(succ: list[list[int]]) -> list[int]:
-    """For each state, the bit set of segments some walk from it travels (itself
-    included)."""
-    own = [1 << (v // 2) for v in range(len(succ))]
-    return closures(own, [[(w, 0) for w in ws] for ws in succ])
 
 
 def closed_lay_ok(
     board_map: Map, board: BoardState, coord: str, tile_id: str, rotation: int, corp: str,
     column: str | int, reached: frozenset[tuple[str, int]] | None = None,
-    rise_counts: bool = True,
+    rise_counts: bool = True, arrivals: Arrivals | None = None,
 ) -> bool:
     """The "closed" (restrictive) style of laying track (1830 variant V-7.6
     semi-restricted, and 1870): some track of the new tile that was not on the old one
     must extend a route of the corporation, or a city the corporation reaches must rise
-    in value (not with ``rise_counts`` False: V-7.6 restricted)."""
+    in value (not with ``rise_counts`` False: V-7.6 restricted).
+
+    With `arrivals` (of `corp` on this board) most candidates are answered from the
+    routes of the board as it is (Arrivals.extends); the others, and all without it,
+    by a search on a copy of the board with the tile laid."""
     old, old_rot = tile_at(board_map, board, coord)
     new = board_map.tiles[tile_id]
     mapping = token_map(board_map, board, coord, tile_id, rotation) or {}
@@ -465,6 +530,12 @@ def closed_lay_ok(
              if frozenset(path) not in kept}
     if not fresh:
         return False
+    if arrivals is not None:
+        paths = new.rotated_paths(rotation)
+        known = arrivals.extends(coord, new, mapping, [paths[i] for i in sorted(fresh)],
+                                 len(kept) + len(fresh) == len(paths))
+        if known is not None:
+            return known
     trial = board.copy()
     lay_tile(board_map, trial, coord, tile_id, rotation)
     graph = TrackGraph(board_map, trial)
@@ -472,5 +543,169 @@ def closed_lay_ok(
     starts = [("stop", c, i) for c, i in trial.route_stations(corp)]
     if not goal:
         return False
-    segs, _ = _RouteSearch(graph, corp).run(starts, goal)
+    segs, _ = _RouteSearch(RouteMoves(graph, corp)).run(starts, goal)
     return bool(segs & goal)
+
+
+class Arrivals:
+    """How the legal routes of a corporation arrive at the nodes of the track as it is:
+    for each state (a segment travelled one way) some legal route takes, the nodes of
+    the first such route found, as a bit set (bit[node]).  Made once per board and
+    corporation, it answers for a tile lay whether new track would extend a route
+    (closed_lay_ok) without building the track graph again: a legal route on the
+    board with the tile laid that takes new track takes some first new segment, and
+    before it only track that was there before; for that part the old board and the
+    new one are the same graph, as long as the tile keeps its stops apart and every
+    city on it stops the same routes as before (Arrivals.extends checks that).
+
+    The routes are found in steps, as questions need them: short_routes first (cheap;
+    they prove most lays), then, when a lay is not proved by them, the walks from the
+    stations (a lay no walk can extend is refused), and last the depth-first search of
+    _RouteSearch over states, which finds every state a route takes; over
+    SEARCH_BUDGET steps it stops (`exact` False) and the routes found so far still
+    prove a lay."""
+
+    def __init__(self, moves: RouteMoves) -> None:
+        self.moves = moves
+        self.graph = moves.graph
+        self.board = self.graph.board  # a copy: the board may change after
+        self.corp = moves.corp
+        self.starts = self.board.route_stations(self.corp)
+        self.into: dict[Node, list[int]] = {}
+        for state, node in enumerate(moves.arrive):
+            self.into.setdefault(node, []).append(state)
+        self._first = moves.first([("stop", c, i) for c, i in self.starts])
+        self.routes: dict[int, int] = moves.short_routes(self._first)
+        self._upper: int | None = None
+        self.complete = False
+        self.exact = False
+
+    @classmethod
+    def of(cls, board_map: Map, board: BoardState, corp: str) -> Arrivals:
+        return cls(RouteMoves(TrackGraph(board_map, board), corp))
+
+    def walks(self) -> int:
+        """The bit set of the states some walk from the stations takes (every state a
+        legal route takes is one)."""
+        if self._upper is None:
+            self._upper = 0
+            for state, _ in self._first:
+                self._upper |= self.moves.state_walks[state]
+        return self._upper
+
+    def complete_search(self) -> None:
+        """Find a route for every state a legal route takes (`exact`), or stop over
+        SEARCH_BUDGET steps."""
+        if self.complete:
+            return
+        self.complete = True
+        upper = self.walks()
+        moves = self.moves
+        closure, succ, node_bit, routes = moves.state_walks, moves.succ, moves.node_bit, \
+            self.routes
+        reached, steps = 0, 0
+        for state in routes:
+            reached |= 1 << state
+        for state, start in self._first:
+            used = moves.bit[start] | node_bit[state]
+            stack = [(state, iter(succ[state]))]
+            while stack:
+                steps += 1
+                if steps > SEARCH_BUDGET:
+                    return
+                if reached == upper:
+                    self.exact = True
+                    return
+                top, options = stack[-1]
+                nxt = next(options, None)
+                if nxt is None:
+                    stack.pop()
+                    used &= ~node_bit[top]
+                    continue
+                bit = node_bit[nxt]
+                if used & bit:
+                    continue
+                if not reached >> nxt & 1:
+                    reached |= 1 << nxt
+                    routes[nxt] = used | bit
+                if not closure[nxt] & ~reached:
+                    continue
+                used |= bit
+                stack.append((nxt, iter(succ[nxt])))
+        self.exact = True
+
+    def extends(self, coord: str, new: Tile, mapping: dict[int, int],
+                fresh: list[TrackPath], keeps_all: bool) -> bool | None:
+        """Whether, with `new` laid on `coord` (its stops given by `mapping` from the
+        current tile's stops; `fresh` its paths that are not on the current tile;
+        `keeps_all`: every current path is one of its paths), a legal route of the
+        corporation takes some fresh path.  None when this cannot tell: the new tile
+        joins stops or makes a city stop other routes, the corporation's destination
+        marker is on the hex (1870), or the answer is no but the search was not exact."""
+        graph = self.graph
+        old, _ = tile_at(graph.map, self.board, coord)
+        marker = self.board.markers.get(f"destination:{self.corp}")
+        if not keeps_all or sorted(mapping) != list(range(len(old.stops))) \
+                or len(set(mapping.values())) != len(mapping) \
+                or (marker is not None and marker.get("hex") == coord):
+            return None
+        for i, j in mapping.items():
+            node = ("stop", coord, i)
+            stop = new.stops[j]
+            tokens = self.board.tokens_at(coord, i)
+            if graph.blocks(node, self.corp) != \
+                    stop_blocks(self.board, node, stop.kind, stop.slots, tokens, self.corp):
+                return None
+        was = {j: i for i, j in mapping.items()}
+        questions = []  # (states arriving where new track starts, the node it leads to)
+        for a, b in fresh:
+            for here, there in ((a, b), (b, a)):
+                arrivals = self._arrivals(coord, self._old_node(coord, here, was))
+                if arrivals is True:
+                    return True
+                if arrivals:
+                    questions.append((arrivals, self._old_node(coord, there, was)))
+        answer = self._taken(questions)
+        if not answer and not self.complete:
+            if not any(self.walks() >> s & 1 for states, _ in questions for s in states):
+                return False  # no walk arrives there, so no route does
+            self.complete_search()
+            answer = self._taken(questions)
+        return answer if answer or self.exact else None
+
+    def _old_node(self, coord: str, end: End, was: dict[int, int]) -> Node | None:
+        """The node of the current board an end of the new tile stands for (None: a stop
+        the current tile does not have)."""
+        if end.kind == "edge":
+            return self.graph.node(coord, "edge", end.n)
+        index = was.get(end.n)
+        return None if index is None else ("stop", coord, index)
+
+    def _arrivals(self, coord: str, here: Node | None) -> list[int] | bool:
+        """The states by which a route arriving at `here` may go on along a new path of
+        `coord` (True: `here` is a station of the corporation, where a route may start)."""
+        if here is None:
+            return []
+        if here[0] == "stop":
+            if (here[1], here[2]) in self.starts:
+                return True
+            if self.graph.blocks(here, self.corp):
+                return []
+        return [state for state in self.into.get(here, [])
+                if here[0] == "stop" or self.graph.segments[state // 2].coord != coord]
+
+    def _taken(self, questions: list[tuple[list[int], Node | None]]) -> bool | None:
+        """Whether a route found arrives by one of the states and has not passed the node
+        the new path leads to: True; False when no route found arrives; None when the
+        routes found all pass that node."""
+        answer: bool | None = False
+        for states, there in questions:
+            avoid = self.moves.bit.get(there, 0) if there is not None else 0
+            for state in states:
+                route = self.routes.get(state)
+                if route is None:
+                    continue
+                if not route & avoid:
+                    return True
+                answer = None
+        return answer

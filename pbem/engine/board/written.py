@@ -19,6 +19,7 @@ from ..errors import AmbiguousError, RulesError
 from .map import BoardState, Map, tile_at
 from .routegraph import RouteGraph, StopKey
 from .search import (
+    GraphMaker,
     Reach,
     RevenueRules,
     Route,
@@ -77,6 +78,7 @@ def check_run(
     column: str | int,
     rules: RevenueRules | None = None,
     cite: Callable[[str], str | None] = lambda key: None,
+    make_graph: GraphMaker = RouteGraph,
 ) -> Run:
     """Check routes a player wrote and realise them on the track.
 
@@ -86,7 +88,7 @@ def check_run(
     for the player when a route is illegal or the routes cannot all be run at once.
     """
     rules = rules or RevenueRules()
-    search = search_for(board_map, board, corp, column, rules)
+    search = search_for(board_map, board, corp, column, rules, make_graph)
     graph = search.graph
     untracked: dict[StopKey, int] = {}
     written = _read_written(board_map, board, corp, trains, explicit, graph, untracked,

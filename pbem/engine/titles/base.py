@@ -30,7 +30,7 @@ from ..operating import next_corporation, start_turns
 from ..rounds import after_operating_round, end_stock_round, start_first_stock_round
 from ..shares import check_float, check_presidency, sell_to_pool
 from ..state import BANK, IPO, POOL, GameState, corp_holder, player_holder
-from ..steps import Round
+from ..steps import Moves, Round
 from ..stock import place_par_token
 from ..title import TrainDef
 
@@ -247,6 +247,24 @@ class Rulebook:
         """Whether a bidder who passes in the auction between bidders is out of it
         (1830 V-1.8 pass and out; 18xx.games) or may bid again (1.2.2)."""
         return state.options.get("auction_order", "clockwise") == "lowest-bid"
+
+    #: action types a player may send at any time, outside the round's turns
+    #: (decided by side_action, offered by side_moves)
+    side_actions: frozenset[str] = frozenset()
+
+    def side_action(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def side_moves(self, state: GameState) -> Moves:
+        """The moves of side_actions each player may make now (optional: the game does
+        not wait for them)."""
+        return {}
+
+    def free_bidding(self, state: GameState) -> bool:
+        """Whether the auction between bidders has no turns: every bidder still in may
+        raise or pass at any time, in any order (1830 V-1.8 free-for-all bidding), or
+        they bid in turn (C-2.2.2, 1.2.2)."""
+        return False
 
     def bank_lends(self, state: GameState) -> bool:
         """Whether the bank lends a company what it and its president lack for a forced

@@ -25,11 +25,14 @@ def settle(turn: MailTurn) -> StateViews:
     moved past, and return the views of the game as the turn left it."""
     store, game_id = turn.store, turn.game_id
     schedule = schedule_of(store, game_id)
-    lapsed = undo_rules.lapse(store, game_id, schedule, store.effective_events(game_id),
-                              source=turn.source, now=turn.now)
+    events, last = store.effective_events(game_id), store.last_seq(game_id)
+    lapsed = undo_rules.lapse(store, game_id, schedule, events, source=turn.source,
+                              now=turn.now)
     for name, lines in lapsed.tell.items():
         turn.notices.append(Notice("An undo request has lapsed", tuple(lines), (name,)))
-    schedule = reschedule(store, game_id, turn.state, turn.now, turn.source, schedule)
+    unchanged = store.last_seq(game_id) == last  # the record only grows: read it once
+    schedule = reschedule(store, game_id, turn.state, turn.now, turn.source, schedule,
+                          events=events if unchanged else None)
     return StateViews(turn.state, DeadlineView(schedule, parse_moment(turn.now)))
 
 

@@ -64,8 +64,11 @@ UNITS = [
                 "buy train 3 from NYC for 150.", also="`buy a 4-train`"),
     MailCommand("discard", OPERATING, "discard 3", "discard a train over the limit.",
                 listed=False),
+    MailCommand("repay", OPERATING, "repay NYC first",
+                "1830 base game, any time: you administer several insolvent companies; the "
+                "money you take in repays NYC's loan first (7.7).", listed=False),
     MailCommand("buy private", OPERATING, "buy private DH from Alice for 140",
-                "the corporation buys a private company; Alice must accept (unless she is "
+                "the corporation buys a private company; Alice must accept (unless Alice is "
                 "its president).", listed=False),
     MailCommand("bankrupt", OPERATING, "bankrupt",
                 "1870: you cannot raise the money for a forced train even by selling all you "

@@ -20,7 +20,7 @@ from ...ending import end_at_top_before_operating, end_game, ends_after_turn, no
 from ...ortrains import restore_before_sales
 from ...registry import register
 from ...state import GameState
-from ...steps import Round
+from ...steps import Moves, Round
 from ...title import TrainDef
 from ..base import Rulebook
 from . import bidding, groups, insolvency, market, orvariants, privates
@@ -121,6 +121,19 @@ class Rulebook1830(Rulebook):
 
     def pass_leaves_auction(self, state: GameState) -> bool:
         return bidding.pass_leaves(state) or super().pass_leaves_auction(state)
+
+    def free_bidding(self, state: GameState) -> bool:
+        return bidding.free(state)
+
+    # -- the base game's loans: the administrator's order of repayment (7.7) ----------
+
+    side_actions = frozenset({"repay"})
+
+    def side_action(self, ctx: Ctx, action: dict[str, Any]) -> None:
+        insolvency.repay_first(ctx, action)
+
+    def side_moves(self, state: GameState) -> Moves:
+        return insolvency.repay_moves(state)
 
     # -- trains and the operating order (2.0, 3.0, V-1.7, V-7.7) ------------------------
 

@@ -7,11 +7,20 @@ auction of 1830 Classic (C-2.2).
 * auction_pass: a bidder who passes in the auction between bidders may bid again while
   it goes on (★, C-2.2.2 "Passen und später weiterbieten"), or is out of it ("Passen und
   raus").
+* bidding: formal (★, "Formelles Bieten": in turn, C-2.2), or free-for-all ("Wildes
+  Bieten: Jeder Spieler kann jederzeit bieten. Die Versteigerung endet, wenn alle
+  Spieler nicht mehr bieten wollen.").
 
 Reading (docs/options.md): the book's "Aktienrunde" in these two lines is the purchase
 of the private companies, and a pass that takes a player out is one in the auction
 between the bidders, the only place where the ★ rule lets a player who passed come
-back (C-2.2.2).
+back (C-2.2.2).  Free-for-all bidding by mail: the auction between the bidders on a
+private company (C-2.2.2) has no turns; after each bid every other bidder still in
+answers it, raising or passing, in any order (the mails arrive in some order: the
+record's is the order of the bids); a raise asks all the others again (with "pass and
+out" only those still in); the leader wins when all the others have passed on his bid.
+The buy-bid turns before it keep their seat order (buying the cheapest company needs
+turns, and "everybody passed" needs a round of them).
 """
 
 from __future__ import annotations
@@ -42,3 +51,7 @@ def step(state: GameState) -> int | None:
 
 def pass_leaves(state: GameState) -> bool:
     return state.options.get("auction_pass", "re-enter") == "out"
+
+
+def free(state: GameState) -> bool:
+    return state.options.get("bidding", "formal") == "free-for-all"

@@ -239,7 +239,7 @@ def take(ctx: Ctx, name: str, number: int) -> None:
     if bid:
         ctx.pay(player_holder(name), BANK, bid)
     ctx.log(f"{name} takes group {number} ({group_name(group)}) for {money(price)}"
-            + (f" and his bid of {money(bid)}." if bid else "."))
+            + (f" plus the bid of {money(bid)}." if bid else "."))
     for sym in group:
         sell_private(ctx, sym, name, state.privates[sym].price)
 

@@ -17,16 +17,20 @@ that comes to the company (its withheld revenue, a train or private company it s
 to the administrator (dividends, private revenue, sales of other shares) while the loan
 is unpaid: both paid all their money into the train, so what they hold afterwards is what
 they took in, and it goes to the bank after each command; a player's money beyond what
-the loan still needs stays his, the company's stays in its treasury.  A player who
-administers several insolvent companies repays them in the order of the charter list
-(the book lets him choose the order; pbem does not ask).
+the loan still needs stays with the player, the company's stays in its treasury.  A
+player who administers several insolvent companies chooses the order in which that money
+repays their loans (7.7's note): ``repay NYC first``, at any time, puts NYC first until
+its loan is repaid; without such a choice the order is the charter list's.
 """
 
 from __future__ import annotations
 
-from ...context import Ctx, money, player_cash
+from typing import Any
+
+from ...context import Ctx, money, player_cash, require
 from ...shares import check_presidency
 from ...state import BANK, GameState, corp_holder, player_holder
+from ...steps import Moves
 
 #: the citations of the base game's rules
 LOAN_RULE = "1830 base game 7.6.2 (German rules)"
@@ -53,16 +57,17 @@ def borrow(ctx: Ctx, corp: str, price: int) -> None:
     ctx.pay(player_holder(president), corp_holder(corp), own)
     ctx.pay(BANK, corp_holder(corp), lent)
     ctx.corp_set(corp, loan=state.corps[corp].loan + lent)
-    ctx.log(f"{president} gives {corp} all his {money(own)} and {corp} borrows {money(lent)} "
-            f"from the bank: {corp} is insolvent, {president} its administrator, until the "
-            f"{money(state.corps[corp].loan)} are repaid (7.7).")
+    ctx.log(f"{president} pays {corp} {money(own)}, all {president}'s money, and {corp} "
+            f"borrows {money(lent)} from the bank: {corp} is insolvent, {president} its "
+            f"administrator, until the {money(state.corps[corp].loan)} are repaid (7.7).")
 
 
 def repay(ctx: Ctx) -> None:
     """After each command: the money an insolvent company and its administrator hold
     goes to the bank until the loan is repaid (7.7)."""
     state = ctx.state
-    for sym, corp in state.corps.items():
+    for sym in repayment_order(state, list(state.corps)):
+        corp = state.corps[sym]
         if corp.loan <= 0 or corp.closed:
             continue
         administrator = state.president(sym)
@@ -81,10 +86,53 @@ def repay(ctx: Ctx) -> None:
             check_presidency(ctx, sym)
 
 
+def repayment_order(state: GameState, corps: list[str]) -> list[str]:
+    """``corps`` in the order their administrators repay them: the one each chose first
+    (the highest repay_rank), then the charter order."""
+    return sorted(corps, key=lambda sym: -state.corps[sym].repay_rank)
+
+
+def administered(state: GameState, name: str) -> list[str]:
+    """The insolvent companies ``name`` administers, in the order they are repaid."""
+    return repayment_order(state, [sym for sym, c in state.corps.items()
+                                   if c.loan > 0 and not c.closed
+                                   and state.president(sym) == name])
+
+
+def repay_first(ctx: Ctx, action: dict[str, Any]) -> None:
+    """``repay NYC first``: the administrator of several insolvent companies chooses
+    which loan the money taken in repays first (7.7's note)."""
+    state, actor, corp = ctx.state, ctx.actor, action["corp"]
+    require(loans(state), "Only the base game's insolvent companies (option "
+            "forced_train=loan) have loans to repay.", RULE)
+    require(corp in state.corps and insolvent(state, corp) and
+            state.president(corp) == actor,
+            f"{actor} administers no insolvent company {corp}.", RULE)
+    mine = administered(state, actor)
+    require(len(mine) > 1, f"{corp} is the only insolvent company {actor} administers: "
+            "its loan is repaid first anyway.", RULE)
+    require(mine[0] != corp, f"{corp}'s loan is already repaid first.", RULE)
+    ctx.corp_set(corp, repay_rank=state.corps[mine[0]].repay_rank + 1)
+    ctx.log(f"{actor} repays {corp}'s loan first from now on (then "
+            f"{', '.join(m for m in mine if m != corp)}).")
+
+
+def repay_moves(state: GameState) -> Moves:
+    """Each administrator of several insolvent companies may put another one first."""
+    if not loans(state):
+        return {}
+    moves: Moves = {}
+    for name in state.names:
+        later = administered(state, name)[1:]
+        if later:
+            moves[name] = [{"action": {"type": "repay", "corp": sym}} for sym in later]
+    return moves
+
+
 def sale_problem(state: GameState, name: str, corp: str) -> str | None:
     if insolvent(state, corp) and state.president(corp) == name:
-        return (f"{corp} is insolvent and {name} is its administrator: he may not sell its "
-                f"shares until its loan of {money(state.corps[corp].loan)} is repaid.")
+        return (f"{corp} is insolvent and {name} is its administrator and may not "
+                f"sell its shares until its loan of {money(state.corps[corp].loan)} is repaid.")
     return None
 
 

@@ -39,11 +39,13 @@ from ...orrun import (
     remember,
     revenue_column,
     revenue_rules,
+    route_graph,
     rules_key,
     run_summary,
     train_specs,
     written_run,
 )
+from ...ortrack import corp_reach
 from ...state import GameState, board_key
 from .finish import ends_after_turn, note_400
 from .tokens import place_destination_marker
@@ -111,7 +113,8 @@ def connection_route(state: GameState, corp: str, train: tuple[str, int | None])
     column = revenue_column(state)
     key = ("connection", state.title, corp, train, column, board_key(state.board),
            rules_key(rules))
-    run = remember(key, lambda: best_run(state.map, state.board, corp, [train], column, rules))
+    run = remember(key, lambda: best_run(state.map, state.board, corp, [train], column, rules,
+                                         route_graph))
     if not run.routes or run.total < CONNECTED:
         return None
     route = run.routes[0]
@@ -130,6 +133,9 @@ def eligible(state: GameState, corp: str) -> bool:
     joins them."""
     if not may_connect(state, corp):
         return False
+    reached = corp_reach(state, corp).stops
+    if not any(stop in reached for stop in destination_stops(state, corp)):
+        return False  # no legal route of the company gets there (the search below asks more)
     train = longest_train(state, corp)
     if state.options.get("connection_check", "train") == "track":
         train = (train[0], None)

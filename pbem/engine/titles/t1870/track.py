@@ -24,7 +24,7 @@ from typing import Any
 
 from ...board import hexes
 from ...board.map import tile_at
-from ...board.track import rotation_problem, tile_problem, token_map
+from ...board.track import Reach, rotation_problem, tile_problem, token_map
 from ...context import Ctx, money, require
 from ...errors import RulesError
 from ...facts import Marker, PrivateUsed, TileLaid
@@ -37,6 +37,7 @@ from ...ortrack import (
     exits_text,
     lay_fields,
     near_hexes,
+    next_tiles,
     phase_colours,
     touches_reach,
 )
@@ -298,6 +299,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     turn = state.round["turn"]
     home = state.rules.corp(corp).home
     moves = []
+    reach = corp_reach(state, corp)
     for coord in near_hexes(state, corp):
         hex_ = state.map.hexes.get(coord)
         if hex_ is None or not hex_.buildable:
@@ -315,11 +317,9 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
             cost = 0
         if cost > state.corps[corp].cash:
             continue
-        for tile_id, count in sorted(state.board.tiles_left.items()):
-            if count <= 0:
-                continue
+        for tile_id in next_tiles(state, coord):
             fits = [r for r in placements(state, coord, tile_id)
-                    if reaches(state, corp, coord, tile_id, r)]
+                    if reaches(state, corp, coord, tile_id, r, reach)]
             distinct = distinct_placements(state, coord, tile_id, fits)
             for r in distinct:
                 fields = lay_fields(state.map.tiles[tile_id], r, distinct)
@@ -328,12 +328,14 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     return moves
 
 
-def reaches(state: GameState, corp: str, coord: str, tile_id: str, rotation: int) -> bool:
+def reaches(state: GameState, corp: str, coord: str, tile_id: str, rotation: int,
+            reach: Reach) -> bool:
     """ortrack.connects, faster for the first track on a hex: all its track is new, so
-    reaching it is extending a route (the closed rule asks no more)."""
+    reaching it is extending a route (the closed rule asks no more).  ``reach``:
+    corp_reach(state, corp)."""
     if tile_at(state.map, state.board, coord)[0].paths:
-        return connects(state, corp, coord, tile_id, rotation)
-    return touches_reach(state, corp_reach(state, corp), corp, coord, tile_id, rotation)
+        return connects(state, corp, coord, tile_id, rotation, reach)
+    return touches_reach(state, reach, corp, coord, tile_id, rotation)
 
 
 def current_tile(state: GameState, coord: str) -> str | None:
