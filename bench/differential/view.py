@@ -28,7 +28,7 @@ View = dict[str, Any]
 #: the site's names of phases pbem names otherwise: 1870's variant 1830 diesels (Variants,
 #: p.25) has pbem's phase 6 from the first diesel, the site's phase "D" (the same limits,
 #: tiles and operating rounds: G1870 DIESEL_VARIANT_PHASES)
-SITE_PHASES = {("1870", "1830-diesels"): {"D": "6"}}
+SITE_PHASES: dict[tuple[str, str | None], dict[str, str]] = {("1870", "1830-diesels"): {"D": "6"}}
 
 #: tile names the site gives a label (1870's gray tiles)
 SITE_TILE_NAMES = {"171K": "171", "172L": "172"}
