@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from .. import service
-from ..engine import orrun, ortrack
+from ..engine import orrun
 from ..engine.board.map import tile_at
 from ..engine.board.written import check_run
 from ..engine.facts import Fact, Record
@@ -32,6 +32,7 @@ from .siteflow import (
     site_offers_more,
     site_passes_for,
     site_track_open,
+    station_offered,
 )
 from .sitenames import SiteNames, removed_copies, site_train_order
 
@@ -347,7 +348,7 @@ class Exporter:
         if kind in later and turn["step"] in ("track", "token"):
             if turn["step"] == "track" and self.track_open(corp):
                 self.corp("pass", corp)
-            if not turn["token"] and ortrack.token_options(self.state, corp):
+            if not turn["token"] and station_offered(self.state, corp):
                 self.corp("pass", corp)
 
     def steps_left(self, corp: str) -> int:

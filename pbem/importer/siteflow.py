@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from ..engine.errors import RulesError
 from ..engine.game import decide, legal_moves
+from ..engine.operating import PlaceStation
+from ..engine.registry import rulebook_of
 from ..engine.state import GameState
 
 #: the site's phases in which players may buy private companies from each other in a
@@ -42,6 +44,14 @@ def site_passes_for(state: GameState, player: str) -> bool:
     moves = legal_moves(state).get(player, [])
     return all(m["action"]["type"] in NOT_HIS_TURN for m in moves) \
         and not site_offers_private(state, player)
+
+
+def station_offered(state: GameState, corp: str) -> bool:
+    """Whether ``corp`` could place a station now, by its title's station step (1870's
+    counts the destination marker kept as one more $100 station marker, p.20): the site
+    then waits in its station step for a placement or a pass."""
+    step = rulebook_of(state.title).rounds["operating"].step_for("token")
+    return isinstance(step, PlaceStation) and bool(step.places(state, corp))
 
 
 #: 1870: the private company with a tile lay a corporation may still buy (the site
