@@ -334,6 +334,38 @@ def test_4_3_compliance_sale_on_the_next_turn() -> None:
     t.act("A", "pass")
 
 
+def over_sixty_percent_of_nyc(**options: str) -> Table:
+    """A holds 70% of the NYC, whose token has left the orange zone; it is his turn."""
+    t = first_sr(**options)
+    t.act("A", "par", corp="NYC", price=67)
+    for index in range(1, 6):
+        t.state.corps["NYC"].certs[index] = "p:A"
+    put_token(t, "NYC", 39)
+    to_second_stock_round(t)
+    put_token(t, "NYC", 67)
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    return t
+
+
+def test_4_3_compliance_sale_in_any_order_with_the_purchase() -> None:
+    """4.3, Conforming to Limits: the player "must sell sufficient certificates to conform
+    to the limits during the player's next turn"; pbem lets him buy first."""
+    t = over_sixty_percent_of_nyc()
+    t.act("A", "par", corp="PRR", price=67)
+    t.act("A", "sell", sales=[{"corp": "NYC", "count": 1}])
+
+
+def test_4_3_option_compliance_sell_first_as_on_18xx_games() -> None:
+    """Option compliance=sell-first (18xx.games: a player out of compliance is offered
+    only sales until he conforms); found by differential testing."""
+    t = over_sixty_percent_of_nyc(compliance="sell-first")
+    assert "sell to come within the limits before buying" in t.refused(
+        "A", "par", corp="PRR", price=67)
+    t.act("A", "sell", sales=[{"corp": "NYC", "count": 1}])
+    t.act("A", "par", corp="PRR", price=67)
+
+
 def test_5_0_sell_buy_sell_and_the_other_orders() -> None:
     for order, after_sell_buy, after_buy_sell in [("sell-buy-sell", True, True),
                                                   ("sell-buy", True, False),

@@ -59,6 +59,11 @@ def may_buy_now(state: GameState) -> str | None:
         return "In this game you may not buy after selling in the same turn."
     if turn.get("company_action"):
         return "You acted for a company this turn; that is the whole turn."
+    name = state.round.get("current")
+    if state.options.get("compliance") == "sell-first" and name in state.names and \
+            limit_problems(state, name) and sell_options(state, name):
+        return (f"{'; '.join(limit_problems(state, name))}: sell to come within the limits "
+                "before buying (option compliance=sell-first).")
     return None
 
 

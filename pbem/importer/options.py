@@ -16,6 +16,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "private_lay": "any-time",
         "forced_sale": "any",
         "bankruptcy": "declare",
+        "compliance": "sell-first",
     },
     "1870": {
         "best_run": "free",
@@ -31,6 +32,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "bankruptcy": "declare",
         "share_limit_compliance": "keep",
         "auction_order": "lowest-bid",
+        "compliance": "sell-first",
     },
 }
 
