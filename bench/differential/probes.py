@@ -29,7 +29,7 @@ EVALUATED = 12
 PER_POSITION = 3
 
 
-def known_difference(state: GameState, pair: Pair) -> bool:
+def known_difference(state: GameState, pair: Pair, site_step: str | None = None) -> bool:
     """A move the two engines judge differently for a reason docs/18xx-games.md gives
     ("What the site allows and pbem does not"): not worth the oracle's time."""
     _, ours, _ = pair
@@ -37,7 +37,9 @@ def known_difference(state: GameState, pair: Pair) -> bool:
     if ours["type"] == "bankrupt":  # the site: whenever the money cannot buy a train
         from pbem.engine.ortrains import in_emergency
 
-        return not in_emergency(state, rnd["current"])
+        # before its train step the site counts the president's cash only, not the
+        # shares he may sell (Game::Base#liquidity asks the active step's can_sell?)
+        return not in_emergency(state, rnd["current"]) or site_step != "BuyTrain"
     if ours["type"] == "buy_share" and rnd["kind"] == "stock" and rnd["turn"]["bought"] \
             and not rnd["turn"].get("private_bought") \
             and state.rules.zone_allows(state.zone(ours["corp"]), "multi_buy"):
@@ -64,7 +66,8 @@ def probe_position(duel: Any) -> Any:
     from .duel import Divergence
 
     state, rng = duel.state, duel.rng
-    pairs = [p for p in candidates(duel) if not known_difference(state, p)]
+    step = duel.site_state.get("step")
+    pairs = [p for p in candidates(duel) if not known_difference(state, p, step)]
     rng.shuffle(pairs)
     refused = []
     for name, ours, theirs in pairs[:EVALUATED]:
