@@ -47,9 +47,15 @@ KNOWN_DIFFERENCES = {
               "leaves out a company with the `no_buy` ability), but `Step::BuyCompany"
               "#process_buy_company` checks only the owner and the price "
               "(differential run 5, 1830 seed 6015)",
-    "bankrupt": "a bankruptcy where the corporation need not buy a train: the site "
-                "checks only that the money falls short of the cheapest train of the bank "
-                "(`Step::Bankrupt`, `can_go_bankrupt?`)",
+    "bankrupt": "a bankruptcy where the corporation need not buy a train, or before its "
+                "train step: the site offers `bankrupt` at every step of the turn "
+                "(`Step::Bankrupt`) and checks only `can_go_bankrupt?`, the president's "
+                "and the treasury's cash plus the shares the active step lets him sell "
+                "(`liquidity(emergency: true)` asks `@round.active_step.can_sell?`) below "
+                "the cheapest train of the bank; before the train step no step sells, so "
+                "no share counts, whereas rule 1830 6.7 (1870 p.25) makes him bankrupt "
+                "only if even selling every share he may cannot pay for the train "
+                "(run 5, 1830 seed 6025)",
 }
 
 
@@ -59,8 +65,10 @@ def known_difference(state: GameState, pair: Pair, site: dict[str, Any]) -> str 
     _, ours, _ = pair
     rnd = state.round
     if ours["type"] == "bankrupt":
-        # the site: whenever the money cannot buy a train
-        return None if in_emergency(state, rnd["current"]) else "bankrupt"
+        corp = rnd.get("current")
+        judged_alike = corp is not None and in_emergency(state, corp) \
+            and site.get("step") == "BuyTrain"  # where the site counts the shares too
+        return None if judged_alike else "bankrupt"
     if ours["type"] == "buy_share" and rnd["kind"] == "stock" and rnd["turn"]["bought"] \
             and not rnd["turn"].get("private_bought") \
             and state.rules.zone_allows(state.zone(ours["corp"]), "multi_buy"):
