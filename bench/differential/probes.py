@@ -73,11 +73,11 @@ def known_difference(state: GameState, pair: Pair, site: dict[str, Any]) -> str 
             and not rnd["turn"].get("private_bought") \
             and state.rules.zone_allows(state.zone(ours["corp"]), "multi_buy"):
         return "brown-zone"
-    if ours["type"] == "buy_private" and rnd["kind"] == "operating":
+    if ours["type"] == "buy_private":
         if state.rules.private(ours["private"]).extra.get("no_sale_to_corporation"):
             return "no-buy"
-        if state.title == "1870" and state.phase == state.rules.phases[0].name \
-                and ours["private"] != "MRBC":
+        if rnd["kind"] == "operating" and state.title == "1870" \
+                and state.phase == state.rules.phases[0].name and ours["private"] != "MRBC":
             return "1870-phase-1-private"
     return None
 
