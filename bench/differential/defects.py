@@ -30,14 +30,20 @@ def redemption_list_fails(before: GameState, site_action: dict[str, Any], error:
     if BUNDLE_ERROR not in error or site_action.get("type") != "buy_shares" or \
             site_action.get("entity_type") != "corporation":
         return False
-    corp = str(site_action["entity"])
-    c = before.corps.get(corp)
-    president = before.president(corp) if c is not None else None
+    return players_list_fails(before, str(site_action["entity"]))
+
+
+def players_list_fails(state: GameState, corp: str) -> bool:
+    """Whether the site's list of the shares ``corp`` may redeem fails now (above): no
+    open-market share, and a president holding only his certificate while the largest
+    other holder has less.  The runner's players leave such redemptions out."""
+    c = state.corps.get(corp)
+    president = state.president(corp) if c is not None else None
     if c is None or president is None or POOL in c.certs[1:]:
         return False  # the site lists the open market's share first: no player's list
     holder = player_holder(president)
-    own = before.percent(corp, holder)
-    others = [before.percent(corp, player_holder(n)) for n in before.names if n != president]
+    own = state.percent(corp, holder)
+    others = [state.percent(corp, player_holder(n)) for n in state.names if n != president]
     only_certificate = [i for i, h in enumerate(c.certs) if h == holder] == [0]
     return only_certificate and own != max([p for p in others if p] or [0])
 
