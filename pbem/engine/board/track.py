@@ -264,6 +264,28 @@ class Segment:
         return self.ends[1] if node == self.ends[0] else self.ends[0]
 
 
+def path_nodes(board_map: Map, coord: str, tile: Tile, rotation: int
+               ) -> tuple[tuple[Node, Node], ...]:
+    """The nodes at both ends of each path of `tile` laid on `coord` at `rotation`
+    (remembered by the map: a track graph is made for every position)."""
+    key = (coord, id(tile), rotation)
+    memo = board_map.path_nodes_memo
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(
+            (_node(board_map, coord, a.kind, a.n), _node(board_map, coord, b.kind, b.n))
+            for a, b in tile.rotated_paths(rotation))
+    return found  # type: ignore[no-any-return]
+
+
+def _node(board_map: Map, coord: str, kind: str, n: int) -> Node:
+    """The node of a tile's path end ("stop" or "edge" `n`) on `coord`."""
+    if kind == "stop":
+        return ("stop", coord, n)
+    name, edge = board_map.side(coord, n)
+    return ("side", name, edge)
+
+
 class TrackGraph:
     """The track on the board as segments between stops and hex sides (of the board as
     it is when the graph is made: it keeps a copy, so a graph may be kept for a board
@@ -280,18 +302,14 @@ class TrackGraph:
             for index, stop in enumerate(tile.stops):
                 tokens = board.tokens_at(coord, index)
                 self._closed[("stop", coord, index)] = (stop.kind, stop.slots, tokens)
-            for index, (a, b) in enumerate(tile.rotated_paths(rotation)):
-                ends = (self.node(coord, a.kind, a.n), self.node(coord, b.kind, b.n))
+            for index, ends in enumerate(path_nodes(board_map, coord, tile, rotation)):
                 self.at.setdefault(ends[0], []).append(len(self.segments))
                 self.at.setdefault(ends[1], []).append(len(self.segments))
                 self.segments.append(Segment(coord, index, ends))
 
     def node(self, coord: str, kind: str, n: int) -> Node:
         """The node of a tile's path end ("stop" or "edge" `n`) on `coord`."""
-        if kind == "stop":
-            return ("stop", coord, n)
-        name, edge = self.map.side(coord, n)
-        return ("side", name, edge)
+        return _node(self.map, coord, kind, n)
 
     def blocks(self, node: Node, corp: str | None) -> bool:
         """A route may not pass through this node (it may still start or end there)."""
