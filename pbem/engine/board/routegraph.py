@@ -30,7 +30,7 @@ from functools import cached_property
 from . import hexes
 from .closures import closures
 from .map import BoardState, Map, tile_at
-from .track import Node, TrackGraph
+from .track import Node, TrackGraph, station_region
 
 #: Bounds (ahead) remembered per graph; the memo is emptied when it reaches this size.
 AHEAD_MEMO = 100_000
@@ -420,31 +420,6 @@ class RouteGraph:
             seg = self.graph.segments[state // 2]
             result.append((seg.coord, seg.index))
         return result
-
-
-def station_region(graph: TrackGraph, corp: str) -> set[int]:
-    """The segments of the region of `corp`'s stations: the track joined to one of them
-    through nodes a route may pass (sides, stops that do not block `corp`; a stop that
-    blocks is in the region, the track beyond it is not, unless joined to a station
-    another way).  Every legal route of `corp` runs in its region (a route passes a
-    station and passes no stop that blocks), and so does every way between two stops
-    of the region that a route may take."""
-    starts: list[Node] = [("stop", c, i) for c, i in graph.board.route_stations(corp)]
-    seen = set(starts)
-    segs: set[int] = set()
-    at, segments = graph.at, graph.segments
-    while starts:
-        node = starts.pop()
-        for seg in at.get(node, ()):
-            if seg in segs:
-                continue
-            segs.add(seg)
-            other = segments[seg].other(node)
-            if other not in seen:
-                seen.add(other)
-                if not graph.blocks(other, corp):
-                    starts.append(other)
-    return segs
 
 
 def _value_tables(values: list[int]) -> list[list[int]]:

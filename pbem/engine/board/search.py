@@ -371,6 +371,7 @@ class RouteSearch:
         # next stops ignore `used`: each step checks that some way avoids it
         after_memo = self._after_free
         common, free_way = self.common, self.free_way
+        common_memo = self._common
 
         def left(k: int) -> int | None:
             return None if limit is None else limit - k
@@ -426,10 +427,13 @@ class RouteSearch:
             nonlocal nodes
             if k >= cap:
                 return
+            rest = None if limit is None else limit - k - 1
             for y, arrivals in options:
                 if (1 << y) & stops:
                     continue
-                sure = common(prev, y)
+                sure = common_memo.get((prev, y))
+                if sure is None:
+                    sure = common(prev, y)
                 if sure & must or used and not free_way(prev, y, must):
                     continue  # two legs would need the same track
                 nodes += 1
@@ -441,7 +445,7 @@ class RouteSearch:
                     emit(total, stops2)
                 if k + 1 < cap and not blocks[y]:
                     nxt, nxt_mask = after(arrivals)
-                    bound, _ = ahead(nxt_mask, stops2, left(k + 1), 1, 1 << y)
+                    bound, _ = ahead(nxt_mask, stops2, rest, 1, 1 << y)
                     if rev2 + e1 + eb1 + bound >= thr:
                         second(nxt, stops2, k + 1, rev2, e1, y, must | sure)
                 second_half.pop()
@@ -453,10 +457,13 @@ class RouteSearch:
             nonlocal nodes
             if k + 1 >= cap:
                 return  # the second half needs a stop too
+            more = None if limit is None else limit - k - 1
             for y, arrivals in options:
                 if (1 << y) & stops:
                     continue
-                sure = common(prev, y)
+                sure = common_memo.get((prev, y))
+                if sure is None:
+                    sure = common(prev, y)
                 if sure & must or used and not free_way(prev, y, must):
                     continue
                 nodes += 1
@@ -464,12 +471,12 @@ class RouteSearch:
                 stops2 = stops | area[y]
                 e1 = end_bonus[y]
                 first_half.append(y)
-                bound, reach = ahead(rest_next, stops2, left(k + 1), 1, 1 << station)
+                bound, reach = ahead(rest_next, stops2, more, 1, 1 << station)
                 if reach and rev2 + e1 + eb1 + bound >= thr:
                     second(rest, stops2, k + 1, rev2, e1, station, must | sure)
                 if k + 2 < cap and not blocks[y]:
                     nxt, nxt_mask = after(arrivals)
-                    bound, _ = ahead(nxt_mask | rest_next, stops2, left(k + 1), 2,
+                    bound, _ = ahead(nxt_mask | rest_next, stops2, more, 2,
                                      1 << y | 1 << station)
                     if rev2 + eb2 + bound >= thr:
                         first(nxt, stops2, k + 1, rev2, rest, rest_next, y, must | sure)
