@@ -384,6 +384,20 @@ class RouteGraph:
         return total
 
     @cached_property
+    def sources(self) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+        """The moves read backwards: per junction cstate, the cstates with a move ending
+        there; per stop, the cstates with a move arriving at it (search.toward)."""
+        into: dict[int, list[int]] = {}
+        into_stop: dict[int, list[int]] = {}
+        for cid, options in enumerate(self.moves):
+            for m in options:
+                if m.stop >= 0:
+                    into_stop.setdefault(m.stop, []).append(cid)
+                else:
+                    into.setdefault(m.end, []).append(cid)
+        return into, into_stop
+
+    @cached_property
     def _value_tables(self) -> list[list[int]]:
         """For top_value of all the stops of a mask (made when first asked: diesels)."""
         return _value_tables(self.value)

@@ -239,16 +239,9 @@ class RouteSearch:
         good = self._toward.get(b)
         if good is not None:
             return good
-        into: dict[int, list[int]] = {}
-        good = set()
-        work: list[int] = []
-        for cid, options in enumerate(self.graph.moves):
-            for m in options:
-                if m.stop == b and cid not in good:
-                    good.add(cid)
-                    work.append(cid)
-                elif m.stop < 0:
-                    into.setdefault(m.end, []).append(cid)
+        into, into_stop = self.graph.sources
+        good = set(into_stop.get(b, ()))
+        work = list(good)
         while work:
             for source in into.get(work.pop(), []):
                 if source not in good:
