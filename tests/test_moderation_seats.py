@@ -147,6 +147,19 @@ def test_deadline_and_extend_by_the_referee_are_announced(table: ModTable) -> No
     assert table.due("Ben") == "2026-05-06T20:00:00.000+00:00"
 
 
+def test_the_referees_reply_names_the_event_that_records_each_change(table: ModTable) -> None:
+    """Every recorded change is answered under its event number, the referee's too, so a
+    referee can revert to it or find it in `pbem log`."""
+    reply = table.answer("referee", "extend Ann 24h\npause")
+    [extend] = table.moderation("extend")
+    [pause] = table.moderation("pause")
+    assert f"[{extend['seq']}] The referee gives Ann 1 day more" in reply.flat
+    assert f"[{pause['seq']}] The referee pauses the game" in reply.flat
+    refused = table.answer("referee", "extend Ben 24h")
+    assert "Ben has no deadline running now" in refused.flat
+    assert "[" not in refused.flat.split("Ben has no deadline")[0].splitlines()[-1]
+
+
 def test_an_extension_after_the_deadline_passed(table: ModTable) -> None:
     table.tick(hours=72)  # late under the wait policy
     table.clock.advance(hours=5)

@@ -71,6 +71,7 @@ def replace(turn: MailTurn, command: str, action: Action, actor: str) -> None:
     referee_only(turn, command, "replace a player")
     name = action["player"]
     person = action.get("person") or name
+    first = turn.store.last_seq(turn.game_id) + 1
     try:
         log, key = seats.replace_player(turn.store, turn.game_id, turn.state, name, person,
                                         action["email"], actor=REFEREE_ACTOR,
@@ -79,8 +80,7 @@ def replace(turn: MailTurn, command: str, action: Action, actor: str) -> None:
         raise CommandError(command, str(exc), []) from exc
     turn.welcomes[name] = (key, takeover_summary(turn.store, turn.game_id, turn.state, name,
                                                  person))
-    turn.results.extend(log)
-    turn.announce(*log)
+    _report(turn, first, log)
 
 
 def pause(turn: MailTurn, command: str, action: Action, actor: str) -> None:
@@ -123,11 +123,20 @@ def kick(turn: MailTurn, command: str, action: Action, actor: str) -> None:
 def _clock(turn: MailTurn, command: str, change: Callable[[], list[str]]) -> None:
     """Carry out a change of the game's clock or seats; its lines go to the sender and to
     every player."""
+    first = turn.store.last_seq(turn.game_id) + 1
     try:
         lines = change()
     except ModerationError as exc:
         raise CommandError(command, str(exc), []) from exc
-    turn.results.extend(lines)
+    _report(turn, first, lines)
+
+
+def _report(turn: MailTurn, seq: int, lines: list[str]) -> None:
+    """The referee's change to the sender under the number of the event that records it
+    (as every recorded command is answered; none when nothing was recorded), and to every
+    player."""
+    recorded = turn.store.last_seq(turn.game_id) >= seq
+    turn.results.extend([f"[{seq}] {lines[0]}", *lines[1:]] if lines and recorded else lines)
     turn.announce(*lines)
 
 
