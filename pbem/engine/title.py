@@ -201,6 +201,10 @@ class Title:
     #: rulebook variants pbem does not play, by the option a group would ask for: the
     #: sentence refusing it (data refused_options)
     refused_options: dict[str, str] = field(default_factory=dict)
+    #: corporation -> the percent of each of its certificates, the president's first
+    #: (data shares.certificates; a company not named has the president's certificate
+    #: and ``ordinary_shares`` ordinary ones: 1830 V-6.5 gives the Erie an extra 20%)
+    certificates: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     def certificate_limit_for(self, players: int, companies: int | None = None) -> int:
         """The certificate limit with ``companies`` public companies left (None: all).
@@ -213,6 +217,13 @@ class Title:
             return columns[max(columns)]
         fitting = [k for k in columns if k >= companies]
         return columns[min(fitting)] if fitting else columns[max(columns)]
+
+    def cert_percents(self, sym: str) -> tuple[int, ...]:
+        """The percent of each certificate of ``sym``, index 0 the president's."""
+        found = self.certificates.get(sym)
+        if found is None:
+            return (self.president_percent,) + (self.ordinary_percent,) * self.ordinary_shares
+        return found
 
     def corp_float_percent(self, sym: str) -> int:
         own = self.corporations[sym].float_percent
@@ -479,7 +490,24 @@ def _parse(data: dict[str, Any]) -> Title:
                            for i in data.get("incompatible", [])),
         refused_options={k: v for k, v in data.get("refused_options", {}).items()
                          if not k.startswith("_")},
+        certificates=_certificates(data),
     )
+
+
+def _certificates(data: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Each corporation's certificates where the data gives them (shares.certificates):
+    the president's first, 100% in all."""
+    shares = data["shares"]
+    found = {}
+    for sym, percents in shares.get("certificates", {}).items():
+        if sym.startswith("_"):
+            continue
+        if sum(percents) != 100 or percents[0] != shares["president_percent"] or \
+                sym not in {c["sym"] for c in data["corporations"]}:
+            raise SetupError(f"{data['title']}: the certificates of {sym} must be the "
+                             "president's first and add up to 100%.")
+        found[sym] = tuple(percents)
+    return found
 
 
 def titles() -> list[str]:
