@@ -272,6 +272,36 @@ def test_v6_5_the_bank_pool_holds_at_most_50_percent() -> None:
     assert "at most 1" in plain.refused("A", "sell", sales=[{"corp": "ERIE", "count": 2}])
 
 
+def erie_at_90(**options: str) -> Table:
+    """erie_parred with ERIE's token on $90 (row 2, column 7): each box down shows."""
+    t = erie_parred(**options)
+    t.state.corps["ERIE"].cell = (2, 7)
+    return t
+
+
+def test_v6_5_with_v6_2_one_at_a_time_the_20_certificate_sold_whole_is_one_sale() -> None:
+    """Shares sold one at a time (V-6.2): half of the 20% certificate with change at
+    $90, then the 10% share received at $82; without change in the pool the
+    certificate goes whole, one sale of two shares at $90 (two boxes down either way)."""
+    t = erie_at_90(erie_20="yes", share_sales="one-at-a-time")
+    hold(t, player_holder("A"), EXTRA)
+    hold(t, POOL, 7)
+    cash = t.cash("A")
+    sell(t, "A", 2)
+    assert t.cash("A") - cash == 90 + 82 and t.state.corps["ERIE"].cell == (4, 7)
+    assert certs_of(t, POOL) == [EXTRA, 7]
+    whole = erie_at_90(erie_20="yes", share_sales="one-at-a-time")
+    hold(whole, player_holder("A"), EXTRA)
+    cash = whole.cash("A")
+    sell(whole, "A", 2)
+    assert whole.cash("A") - cash == 2 * 90 and whole.state.corps["ERIE"].cell == (4, 7)
+    plain = erie_at_90(share_sales="one-at-a-time")
+    hold(plain, player_holder("A"), 1, 2)
+    cash = plain.cash("A")
+    sell(plain, "A", 2)
+    assert plain.cash("A") - cash == 90 + 82
+
+
 # -- the president --------------------------------------------------------------------------
 
 
@@ -431,7 +461,11 @@ def test_v6_5_a_game_by_the_cli_shows_audits_and_is_not_exported(tmp_path: Path)
     text = cli.ok("show", str(game))
     assert "- erie_20=yes (V-6.5): two of the Erie's 10% shares are replaced" in text
     assert "ERIE's extra 20% certificate: held by Ben." in text
-    assert cli.show(game)["options"]["erie_20"] == "yes"
+    shown = cli.show(game)
+    assert shown["options"]["erie_20"] == "yes"
+    erie = next(c for c in shown["corporations"] if c["symbol"] == "ERIE")
+    assert erie["extra_certificates"] == [{"percent": 20, "holder": "Ben"}]
+    assert "extra_certificates" not in shown["corporations"][0]  # PRR
     assert "audit ok" in cli.ok("audit", str(game))
     refusal = " ".join(cli.refused("export", str(game), "--format", "18xx").split())
     assert "options 18xx.games does not have: erie_20=yes (V-6.5)" in refusal

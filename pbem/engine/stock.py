@@ -340,7 +340,7 @@ def sale_blocker(state: GameState, name: str, corp: str, count: int) -> str | No
             if best < state.rules.president_percent or best <= remaining:
                 return (f"You may not sell the {corp} president's certificate: no other player "
                         "holds enough shares to take over the presidency.")
-    if sale_plan(state, name, corp, count) is None:
+    if state.rules.has_larger_certificates(corp) and sale_plan(state, name, corp, count) is None:
         return (f"That sale needs half of your {corp} {larger_held(state, corp, name)}% "
                 f"certificate: it may be sold only with a {state.rules.ordinary_percent}% "
                 f"{corp} share in the bank pool to take back in change, and the pool has none.")

@@ -225,6 +225,11 @@ class Title:
             return (self.president_percent,) + (self.ordinary_percent,) * self.ordinary_shares
         return found
 
+    def has_larger_certificates(self, sym: str) -> bool:
+        """Whether ``sym`` has a certificate besides the president's worth more than a
+        share (1830 V-6.5)."""
+        return any(p > self.ordinary_percent for p in self.cert_percents(sym)[1:])
+
     def corp_float_percent(self, sym: str) -> int:
         own = self.corporations[sym].float_percent
         return self.float_percent if own is None else own
