@@ -230,3 +230,32 @@ def test_p25_declared_bankruptcy_option_sells_for_him(monkeypatch):
     t = ima_swindler(monkeypatch, bankruptcy="declare")
     t.act("A", "bankrupt")
     assert t.result["scores"]["A"] == 942
+
+
+def test_p13_p24_option_protection_timing_turn_end_offers_after_the_train(monkeypatch):
+    """Option protection_timing=turn-end (18xx.games): the protection of a president's
+    forced sales is offered when the company's turn is over (its train bought), not once
+    the sales are made (Share Price Protection, p.13: "When that player's stock turn is
+    complete"; Forced Stock Sales, p.24: "All shares sold may be price protected")."""
+    for timing in ("sale", "turn-end"):
+        t = ima_swindler(monkeypatch, protection_timing=timing)
+        t.state.player("A").cash = 800  # TP's three shares pay the rest of the 12-train
+        t.act("A", "sell", sales=[{"corp": "TP", "count": 3}])
+        assert t.state.price("TP") == 90  # the value drops at the sale (the Shirley example)
+        if timing == "sale":
+            assert t.state.round["protection"]["president"] == "B"
+            assert "B must first decide whether to protect TP" in t.refused(
+                "A", "buy_train", train="12", source="bank")
+            t.act("B", "protect")
+            t.act("A", "buy_train", train="12", source="bank")
+        else:
+            assert not t.state.round.get("protection")
+            t.act("A", "buy_train", train="12", source="bank")
+            assert not t.state.round.get("protection")
+            t.act("A", "pass")  # done
+            assert t.state.round["protection"]["president"] == "B"
+            assert t.state.round["current"] is None  # IC's turn is over
+            t.act("B", "protect")
+            assert t.state.round["current"] not in (None, "IC")  # the next company
+        assert t.state.price("TP") == 120 and t.pct("B", "TP") == 80
+        assert t.state.corps["IC"].trains == ["12"]

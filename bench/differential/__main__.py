@@ -5,6 +5,7 @@ the 18xx.games engine (../shared/oracle), compared after every action.
     python -m bench.differential --title 1870 --games 500 --seed 1000 --workers 2
     python -m bench.differential --games 1000 --probing 0.02 --probe-every 5   # long runs
     python -m bench.differential --fixtures                     # the 18xx.games logs
+    python -m bench.differential --title 1870 --seeds 5003,5012 --probing 0.02 --probe-every 5
 
 Prints one line per game (its setup, commands, site actions, states compared, end,
 time) and each first divergence; saves the site actions up to it as a reproduction in
@@ -30,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--title", choices=["1830", "1870", "both"], default="both")
     parser.add_argument("--games", type=int, default=4, help="games per title")
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    parser.add_argument("--seeds", type=lambda text: [int(s) for s in text.split(",")],
+                        default=None, metavar="S1,S2,...",
+                        help="play these seeds instead of --games from --seed (e.g. the "
+                             "divergent games of a run, played again)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--probing", type=float, default=0.05,
                         help="share of positions where near-legal moves are tried")
@@ -54,8 +59,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return fixtures_main(args.quiet)
     titles = ["1830", "1870"] if args.title == "both" else [args.title]
+    seeds = args.seeds or range(args.seed, args.seed + args.games)
     jobs = [Job(t, s, args.probing if s % args.probe_every == 0 else 0.0, args.limit)
-            for s in range(args.seed, args.seed + args.games) for t in titles]
+            for s in seeds for t in titles]
     return report(play_games(jobs, args.workers), args.out, args.quiet, len(jobs), args.minutes)
 
 

@@ -21,6 +21,7 @@ from pbem.importer.export import Exporter, ExportError
 from pbem.importer.options import site_rules
 from pbem.notation import format_action
 
+from .defects import redemption_list_fails
 from .setups import Setup
 from .stale import StaleGraph
 from .view import (
@@ -29,14 +30,12 @@ from .view import (
     oracle_view,
     pbem_view,
     settle,
-    unsettled_fields,
-    without,
 )
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 
 #: refusals explained by a defect of the site's engine: the game ends there, uncompared
-SITE_DEFECTS = frozenset({"site-stale-graph"})
+SITE_DEFECTS = frozenset({"site-stale-graph", "site-redemption-list"})
 
 
 @dataclass
@@ -192,7 +191,8 @@ class Duel:
                 why: str = "") -> Divergence | None:
         """Decide ``action`` in pbem, write it as site actions, send them to the oracle."""
         out = self.outcome
-        before = self.state.clone() if self.stale.stations else None
+        before = self.state.clone() if self.stale.stations or \
+            action["type"] in ("redeem", "accept") else None
         try:
             decision = decide(self.state, name, action)
         except RulesError as exc:
@@ -216,8 +216,8 @@ class Duel:
             out.site_actions += 1
             out.log.append(site_action)
             if not answer.get("ok"):
-                kind = "site-stale-graph" if before is not None and \
-                    self.stale.explains(before, name, action, site_action) else "refused-by-site"
+                kind = self.site_defect(before, name, action, site_action,
+                                        str(answer.get("error")))
                 return Divergence(kind, out.commands, text,
                                   [f"the site refuses {site_action}: {answer.get('error')}"]
                                   + ([f"(pbem's {why})"] if why else []), written)
@@ -228,6 +228,18 @@ class Duel:
                 (site_action, connections(answer.get("auto_actions") or [])))
         self.stale.note(decision.facts)
         return None
+
+    def site_defect(self, before: GameState | None, name: str, action: dict[str, Any],
+                    site_action: dict[str, Any], error: str) -> str:
+        """The kind of a site's refusal: a defect of its engine that explains it
+        (stale.py, defects.py), else "refused-by-site"."""
+        if before is None:
+            return "refused-by-site"
+        if self.stale.explains(before, name, action, site_action):
+            return "site-stale-graph"
+        if redemption_list_fails(before, site_action, error):
+            return "site-redemption-list"
+        return "refused-by-site"
 
     def catch_up(self, text: str) -> Divergence | None:
         """Do in pbem what the site has done by itself: pass for a stock-round player who
@@ -305,8 +317,7 @@ class Duel:
         state = ahead(self.state, self.site_state)
         ours = settle(pbem_view(state, self.ids), state, self.ids)
         theirs = oracle_view(self.state, self.site_state)
-        found = without(differences(ours, theirs), unsettled_fields(state, self.site_state)) \
-            + self.certificate_differences()
+        found = differences(ours, theirs) + self.certificate_differences()
         if any(f.startswith("acting") for f in found):
             found += self.acting_detail()
         if found:

@@ -22,8 +22,6 @@ from .view import (
     oracle_view,
     pbem_view,
     settle,
-    unsettled_fields,
-    without,
 )
 
 
@@ -98,8 +96,7 @@ class Comparer:
         ahead_state = ahead(state, self.site_state)
         ours = settle(pbem_view(ahead_state, ids), ahead_state, ids)
         theirs = oracle_view(state, self.site_state)
-        found = without(differences(ours, theirs),
-                        unsettled_fields(ahead_state, self.site_state))
+        found = differences(ours, theirs)
         self.result.compared += 1
         if found:
             self.result.differing.append((site.get("id"), found))

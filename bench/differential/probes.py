@@ -46,7 +46,16 @@ def known_difference(state: GameState, pair: Pair) -> bool:
     if ours["type"] == "buy_private" and rnd["kind"] == "operating" and \
             state.title == "1870" and state.phase == state.rules.phases[0].name:
         return ours["private"] != "MRBC"  # the site's engine does not check its list
+    if ours["type"] == "buy_private" and ours["private"] in SITE_NO_BUY.get(state.title, ()):
+        return True  # its interface never offers them; its engine does not check
     return False
+
+
+#: private companies no corporation may buy, the site's ``no_buy`` ability: its listing
+#: (``Game::Base#purchasable_companies``) leaves them out, its ``process_buy_company``
+#: does not check (1830 BO: "may not be sold to any corporation", the 1830 appendix;
+#: 1870 SLSF, the SLSF president's certificate once its par is set; 1830 seed 6015)
+SITE_NO_BUY = {"1830": ("BO",), "1870": ("SLSF",)}
 
 
 def probe_position(duel: Any) -> Any:

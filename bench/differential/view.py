@@ -282,24 +282,6 @@ def pending_protection(state: GameState) -> list[dict[str, Any]]:
     return list(first.values())
 
 
-def unsettled_fields(state: GameState, site: dict[str, Any]) -> tuple[str, ...]:
-    """Fields not compared yet because the two engines do something at another moment:
-    1870 price protection of a president's forced sales is offered by pbem after each
-    sale, by the site after the train purchase (the price moves then)."""
-    rnd = state.round
-    turn = rnd.get("turn") or {}
-    if rnd.get("kind") != "operating" or not turn.get("forced_sold") or \
-            site.get("step") not in ("BuyTrain", "PriceProtection"):
-        return ()
-    return tuple(f"corporations.{c}.cell:" for c in turn["forced_sold"]) + (".value:",)
-
-
-def without(found: list[str], unsettled: tuple[str, ...]) -> list[str]:
-    """The differences but those of fields not settled yet (``unsettled_fields``)."""
-    return [f for f in found if not any(u in f.split(" ")[0] + ":" or
-                                        f.startswith(u) for u in unsettled)]
-
-
 def differences(ours: View, theirs: View, path: str = "") -> list[str]:
     """The fields that differ, as ``path: pbem value != site value`` (a field pbem's
     picture leaves open, None at the top level, is not compared)."""

@@ -39,6 +39,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "bankruptcy": "declare",
         "share_limit_compliance": "keep",
         "finish_400_timing": "at-once",
+        "protection_timing": "turn-end",
         "auction_order": "lowest-bid",
         "compliance": "sell-first",
         "mrbc_uses": "one",

@@ -176,10 +176,12 @@ class Rulebook1870(Rulebook):
         super().operating_round_begins(ctx)
 
     def between_turns(self, ctx: Ctx, corp: str | None) -> None:
-        """Connection runs (and the $400 finish), then the next company (p.23)."""
+        """Connection runs (and the $400 finish), then the next company (p.23); with
+        protection_timing=turn-end the protection offers of the turn's forced sales
+        first."""
         if corp is None:
             connection.at_round_start(ctx)
-        else:
+        elif not protection.offer_at_turn_end(ctx, corp):
             connection.after_turn(ctx, corp)
 
     def private_purchase_phases(self) -> str:
@@ -240,7 +242,8 @@ class Rulebook1870(Rulebook):
         return None
 
     def after_forced_sales(self, ctx: Ctx) -> None:
-        protection.next_offer(ctx)
+        if not protection.offered_at_turn_end(ctx.state):
+            protection.next_offer(ctx)
 
     def close_company(self, ctx: Ctx, corp: str) -> None:
         closing.close_company(ctx, corp)

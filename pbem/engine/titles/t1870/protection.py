@@ -35,6 +35,14 @@ def protection_applies(state: GameState) -> bool:
     return bool(state.rules.extra.get("price_protection"))
 
 
+def offered_at_turn_end(state: GameState) -> bool:
+    """Option protection_timing=turn-end (18xx.games): the protection of a president's
+    forced sales in an operating round is offered when the company's turn is over (its
+    train and private company purchases made), before the connection runs.  Default
+    (sale): once the president's sales are made, before the train is bought."""
+    return state.options.get("protection_timing", "sale") == "turn-end"
+
+
 def snapshot(state: GameState, corp: str) -> dict[str, Any]:
     """Where the token stands and who is president, before a sale."""
     c = state.corps[corp]
@@ -136,6 +144,16 @@ def next_offer(ctx: Ctx) -> bool:
             return True
     ctx.round_set(protection_queue=[], protection=None)
     return False
+
+
+def offer_at_turn_end(ctx: Ctx, corp: str) -> bool:
+    """With protection_timing=turn-end: ``corp``'s turn is over; offer the protection
+    of its president's forced sales.  True while an offer waits (``protection_turn``
+    keeps the company, whose connection runs follow the answers)."""
+    if not offered_at_turn_end(ctx.state) or not next_offer(ctx):
+        return False
+    ctx.round_set(protection_turn=corp)
+    return True
 
 
 def protect(ctx: Ctx) -> None:

@@ -57,8 +57,13 @@ class OperatingPriceProtection(Step):
 
     def decide(self, ctx: Ctx, action: dict[str, Any]) -> None:
         protection.answer(ctx, action)
-        if not protection.next_offer(ctx):
-            ctx.round_set(protection_last=None)
+        if protection.next_offer(ctx):
+            return
+        ctx.round_set(protection_last=None)
+        corp = ctx.state.round.get("protection_turn")
+        if corp is not None:  # offered at the end of its turn: its connection runs next
+            ctx.round_set(protection_turn=None)
+            connection.after_turn(ctx, corp)
 
     def moves(self, state: GameState) -> Moves:
         return protection.moves(state)
