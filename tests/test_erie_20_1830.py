@@ -21,7 +21,7 @@ from selfplay import play_whole_game, replay_matches
 from pbem.engine.context import Ctx
 from pbem.engine.dividends import distribute
 from pbem.engine.dividends import share_units as dividend_units
-from pbem.engine.game import new_game
+from pbem.engine.game import legal_moves, new_game
 from pbem.engine.shares import certificate_count, certificate_limit
 from pbem.engine.state import IPO, POOL, player_holder
 from pbem.engine.title import load_title
@@ -374,6 +374,9 @@ def test_v6_5_a_forced_sale_sells_half_of_the_20_certificate_with_change() -> No
     assert t.cash("A") == 87 and certs_of(t, player_holder("A")) == [7]
     t.act("A", "buy_train", train=None, source=None, price=None, trade=None)
     no_change = a_forced_with_the_20(20, erie_20="yes")
+    offered = [m for m in legal_moves(no_change.state)["A"] if m["action"]["type"] == "sell"]
+    assert [(m["action"]["sales"], m["min"], m["max"]) for m in offered] == [
+        ([{"corp": "ERIE", "count": 2}], 2, 2)]  # the whole certificate, not one share
     assert "needs half of your ERIE 20% certificate" in no_change.refused(
         "A", "sell", sales=[{"corp": "ERIE", "count": 1}])
     no_change.act("A", "sell", sales=[{"corp": "ERIE", "count": 2}])

@@ -328,6 +328,15 @@ def emergency_sales(state: GameState, corp: str) -> dict[str, int]:
     return options
 
 
+def fewest_forced_sale(state: GameState, corp: str, other: str, most: int) -> int:
+    """The fewest shares of ``other`` the president may sell for ``corp``'s train: one,
+    or two where his only certificate is a 20% one whose half needs change the pool
+    lacks (V-6.5)."""
+    president = state.president(corp) or ""
+    return next((n for n in range(1, most + 1)
+                 if forced_sale_problem(state, president, corp, other, n) is None), most)
+
+
 def bankrupt(ctx: Ctx, corp: str) -> None:
     """The president cannot raise the money: he is bankrupt and the game ends (6.7).
 
