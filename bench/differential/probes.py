@@ -20,6 +20,7 @@ from typing import Any
 from pbem.engine.errors import RulesError
 from pbem.engine.game import decide
 from pbem.engine.ortrack import lay_fields, near_hexes
+from pbem.engine.ortrains import in_emergency
 from pbem.engine.state import GameState
 
 Pair = tuple[str, dict[str, Any], dict[str, Any]]  # (player, pbem action, site action)
@@ -29,33 +30,56 @@ EVALUATED = 12
 PER_POSITION = 3
 
 
-def known_difference(state: GameState, pair: Pair) -> bool:
-    """A move the two engines judge differently for a reason docs/18xx-games.md gives
-    ("What the site allows and pbem does not"): not worth the oracle's time."""
+#: Moves the two engines judge differently for a reason docs/18xx-games.md gives ("What
+#: the site allows and pbem does not"): the probes do not count them.  All but the first are
+#: leniencies of the site's engine (it accepts a move its own game does not offer, or
+#: checks its own rule at the wrong moment): pbem keeps the rule.
+KNOWN_DIFFERENCES = {
+    "brown-zone": "brown-zone shares: pbem buys them in one command with a count "
+                  "(`buy 2 C&O pool`), the site one purchase at a time",
+    "1870-phase-1-private": "an 1870 company buys a private company other than the MRBC "
+                            "in phase 1: the site's interface offers only the MRBC, to MP "
+                            "and SSW (`G1870#purchasable_companies`), its engine does "
+                            "not check that list",
+    "no-buy": "a corporation buys the BO (1830; 1870: the SLSF) from a player: the "
+              "rulebooks say it \"may not be sold to any corporation\" (1830 appendix), "
+              "and the site's game does not offer it (`Game::Base#purchasable_companies` "
+              "leaves out a company with the `no_buy` ability), but `Step::BuyCompany"
+              "#process_buy_company` checks only the owner and the price "
+              "(differential run 5, 1830 seed 6015)",
+    "bankrupt": "a bankruptcy where the corporation need not buy a train, or before its "
+                "train step: the site offers `bankrupt` at every step of the turn "
+                "(`Step::Bankrupt`) and checks only `can_go_bankrupt?`, the president's "
+                "and the treasury's cash plus the shares the active step lets him sell "
+                "(`liquidity(emergency: true)` asks `@round.active_step.can_sell?`) below "
+                "the cheapest train of the bank; before the train step no step sells, so "
+                "no share counts, whereas rule 1830 6.7 (1870 p.25) makes him bankrupt "
+                "only if even selling every share he may cannot pay for the train "
+                "(run 5, 1830 seed 6025)",
+}
+
+
+def known_difference(state: GameState, pair: Pair, site: dict[str, Any]) -> str | None:
+    """The key of KNOWN_DIFFERENCES that explains why the site would judge this move
+    otherwise than pbem, or None.  ``site`` is the oracle's state at the position."""
     _, ours, _ = pair
     rnd = state.round
-    if ours["type"] == "bankrupt":  # the site: whenever the money cannot buy a train
-        from pbem.engine.ortrains import in_emergency
-
-        return not in_emergency(state, rnd["current"])
+    if ours["type"] == "bankrupt":
+        corp = rnd.get("current")
+        judged_alike = corp is not None and in_emergency(state, corp) \
+            and site.get("step") == "BuyTrain"  # where the site counts the shares too
+        return None if judged_alike else "bankrupt"
     if ours["type"] == "buy_share" and rnd["kind"] == "stock" and rnd["turn"]["bought"] \
             and not rnd["turn"].get("private_bought") \
             and state.rules.zone_allows(state.zone(ours["corp"]), "multi_buy"):
-        return True  # brown-zone shares: pbem's one command with a count, the site's one
-        # purchase at a time
-    if ours["type"] == "buy_private" and rnd["kind"] == "operating" and \
-            state.title == "1870" and state.phase == state.rules.phases[0].name:
-        return ours["private"] != "MRBC"  # the site's engine does not check its list
-    if ours["type"] == "buy_private" and ours["private"] in SITE_NO_BUY.get(state.title, ()):
-        return True  # its interface never offers them; its engine does not check
-    return False
-
-
-#: private companies no corporation may buy, the site's ``no_buy`` ability: its listing
-#: (``Game::Base#purchasable_companies``) leaves them out, its ``process_buy_company``
-#: does not check (1830 BO: "may not be sold to any corporation", the 1830 appendix;
-#: 1870 SLSF, the SLSF president's certificate once its par is set; 1830 seed 6015)
-SITE_NO_BUY = {"1830": ("BO",), "1870": ("SLSF",)}
+        return "brown-zone"
+    if ours["type"] == "buy_private":
+        if state.rules.private(ours["private"]).extra.get("no_sale_to_corporation"):
+            return "no-buy"
+        if rnd["kind"] == "operating" and state.title == "1870" \
+                and state.phase == state.rules.phases[0].name and ours["private"] != "MRBC":
+            return "1870-phase-1-private"
+    return None
 
 
 def probe_position(duel: Any) -> Any:
@@ -64,7 +88,8 @@ def probe_position(duel: Any) -> Any:
     from .duel import Divergence
 
     state, rng = duel.state, duel.rng
-    pairs = [p for p in candidates(duel) if not known_difference(state, p)]
+    pairs = [p for p in candidates(duel)
+             if known_difference(state, p, duel.site_state) is None]
     rng.shuffle(pairs)
     refused = []
     for name, ours, theirs in pairs[:EVALUATED]:

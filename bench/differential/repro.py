@@ -22,13 +22,16 @@ from pbem.engine.game import decide
 
 from .duel import Divergence, Duel
 from .players import ScriptedPlayer, new_player
+from .probes import KNOWN_DIFFERENCES, known_difference
 from .setups import setup_for, setup_of
 
 
 def replay(oracle: Any, document: dict[str, Any]) -> Divergence | None:
     """Play a reproduction's commands in both engines, compared after every command;
     the last one may be refused, if the site refuses it too (its site actions as they
-    were written then, ``last_actions``).  The divergence, or None: they agree."""
+    were written then, ``last_actions``).  The divergence, or None: they agree.  A last
+    command pbem refuses and the site accepts for a reason the probes know
+    (probes.KNOWN_DIFFERENCES) is a divergence of kind "known-difference"."""
     given = document["setup"]
     setup = setup_of(given["title"], given["players"], given["seed"],
                      list(given["optional_rules"]))
@@ -44,12 +47,15 @@ def replay(oracle: Any, document: dict[str, Any]) -> Divergence | None:
     try:
         decide(duel.state, name, action)
     except RulesError as exc:
+        site = duel.site_state
         for site_action in document["last_actions"]:
             if not oracle.act(site_action, auto="live").get("ok"):
                 return None  # refused by both
-        return Divergence("refused-by-pbem", len(commands), f"{name}: {action}",
-                          [f"pbem refuses: {exc}", "the site accepts "
-                           f"{document['last_actions']}"])
+        known = known_difference(duel.state, (name, action, document["last_actions"][0]), site)
+        return Divergence("known-difference" if known else "refused-by-pbem", len(commands),
+                          f"{name}: {action}", [f"pbem refuses: {exc}", "the site accepts "
+                                                f"{document['last_actions']}"]
+                          + ([f"known: {KNOWN_DIFFERENCES[known]}"] if known else []))
     player.commands.append((name, action))
     return duel.step()
 
