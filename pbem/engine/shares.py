@@ -72,22 +72,28 @@ def limit_problems(state: GameState, name: str) -> list[str]:
 def pool_shares(state: GameState, corp: str) -> int:
     """Shares (10% units) of ``corp`` in the bank pool, which holds at most
     ``pool_certificate_limit`` of them (5.1: "five shares", 50%)."""
+    if not state.rules.has_larger_certificates(corp):  # (certificates of one share)
+        return state.corps[corp].certs.count(POOL)
     return share_units(state, corp, POOL)
 
 
 def ordinary_indexes(state: GameState, corp: str, holder: str) -> list[int]:
     """The ordinary (10%) certificates of ``corp`` that ``holder`` holds."""
-    unit = state.rules.ordinary_percent
-    return [i for i in state.cert_indexes(corp, holder)
-            if i > 0 and state.cert_percent(corp, i) == unit]
+    rules = state.rules
+    if not rules.has_larger_certificates(corp):
+        return [i for i in state.cert_indexes(corp, holder) if i > 0]
+    sizes, unit = rules.cert_percents(corp), rules.ordinary_percent
+    return [i for i in state.cert_indexes(corp, holder) if i > 0 and sizes[i] == unit]
 
 
 def extra_indexes(state: GameState, corp: str, holder: str) -> list[int]:
     """The certificates of ``corp`` other than the president's that are worth more than
     a share (the Erie's extra 20%, V-6.5) and that ``holder`` holds."""
-    unit = state.rules.ordinary_percent
-    return [i for i in state.cert_indexes(corp, holder)
-            if i > 0 and state.cert_percent(corp, i) > unit]
+    rules = state.rules
+    if not rules.has_larger_certificates(corp):
+        return []
+    sizes, unit = rules.cert_percents(corp), rules.ordinary_percent
+    return [i for i in state.cert_indexes(corp, holder) if i > 0 and sizes[i] > unit]
 
 
 @dataclass(frozen=True)

@@ -157,11 +157,10 @@ class GameState:
         return self.player(name).cash if kind == "p" else self.corps[name].cash
 
     def percent(self, corp: str, holder: str) -> int:
-        percents = self.rules.cert_percents(corp)
         total = 0
-        for i, h in enumerate(self.corps[corp].certs):
+        for size, h in zip(self.rules.certificates[corp], self.corps[corp].certs, strict=True):
             if h == holder:
-                total += percents[i]
+                total += size
         return total
 
     def cert_percent(self, corp: str, index: int) -> int:

@@ -671,6 +671,8 @@ def larger_certificate_moves(state: GameState, name: str, corp: str,
     that ``name`` may make now."""
     c, unit = state.corps[corp], state.rules.ordinary_percent
     moves: list[dict[str, Any]] = []
+    if not state.rules.has_larger_certificates(corp):
+        return moves
     for where, price in ((IPO, c.par), (POOL, state.price(corp))):
         for index in extra_indexes(state, corp, where):
             size = state.cert_percent(corp, index)
