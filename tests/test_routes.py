@@ -449,8 +449,9 @@ def test_check_run_no_track(example: Example):
         "There is no hex B10 on the test map.")
 
 
-def _whole_board(*args, whole=False, **kwargs):
-    return RouteGraph(*args, whole=True, **kwargs)
+def _whole_board(*args, **kwargs):
+    kwargs["whole"] = True
+    return RouteGraph(*args, **kwargs)
 
 
 def _outcome(board_map, board, stops, **kwargs):
