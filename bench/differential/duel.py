@@ -277,8 +277,12 @@ class Duel:
             current = rnd["current"]
             elsewhere = site["round"]["kind"] != "stock" or site["round"]["turn"] != rnd["number"] \
                 or site.get("finished")
-            if (elsewhere or acting != {"type": "player", "id": self.ids[current]}) and \
-                    self.exporter.only_pass(current):
+            # the site went round the table (the others passed) back to him: 1870 seed
+            # 7021, Ann's sale ended her turn on the site, then everybody passed
+            around = any(line.startswith(f"{n} ") and line.endswith("passes")
+                         for line in self.step_log for n in self.ids if n != current)
+            if (elsewhere or around or acting != {"type": "player", "id": self.ids[current]}) \
+                    and self.exporter.only_pass(current):
                 return current, "the pass the site made for a player who can only pass"
         if rnd.get("kind") == "operating" and rnd.get("current") and not any(
                 rnd.get(k) for k in ("proposal", "discards", "connection", "protection")):
