@@ -153,7 +153,7 @@ def _alarm(signum: int, frame: Any) -> None:
 def search(board_map: Map, board: BoardState, trains: list[TrainSpec], column: str,
            timeout: float) -> tuple[int | None, int, float]:
     """(total or None on timeout, nodes, seconds)."""
-    started = time.perf_counter()
+    started = time.process_time()
     engine: RouteSearch | None = None
     if timeout:
         signal.signal(signal.SIGALRM, _alarm)
@@ -166,7 +166,7 @@ def search(board_map: Map, board: BoardState, trains: list[TrainSpec], column: s
     finally:
         if timeout:
             signal.setitimer(signal.ITIMER_REAL, 0)
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     nodes = engine.stats.get("nodes", 0) if engine is not None else 0
     return total, nodes, seconds
 

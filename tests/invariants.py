@@ -9,7 +9,7 @@ from pbem.engine.shares import (
     certificate_limit,
     corp_counts_toward_limit,
     limit_problems,
-    pool_certificates,
+    pool_shares,
 )
 from pbem.engine.state import CLOSED, IPO, POOL, GameState, corp_holder, player_holder
 from pbem.engine.trains import train_count, train_limit
@@ -42,13 +42,14 @@ def shares(state: GameState) -> None:
     rules = state.rules
     holders = {IPO, POOL} | {player_holder(n) for n in state.names}
     for sym, corp in state.corps.items():
-        assert len(corp.certs) == 1 + rules.ordinary_shares
+        assert len(corp.certs) == len(rules.cert_percents(sym))
+        assert sum(rules.cert_percents(sym)) == 100
         if corp.closed:
             continue
         redeemable = {corp_holder(sym)} if "redemption" in rules.extra else set()
         assert set(corp.certs) <= holders | redeemable, corp.certs
         assert corp.certs[0] != POOL
-        assert pool_certificates(state, sym) <= rules.pool_certificate_limit
+        assert pool_shares(state, sym) <= rules.pool_certificate_limit
         president = state.president(sym)
         if president is not None:
             mine = state.percent(sym, player_holder(president))

@@ -304,3 +304,21 @@ def test_base_game_played_to_its_end_by_the_cli(tmp_path: Path) -> None:
     assert shown["finished"] and shown["result"] == state.result
     assert state.result is not None and state.result["reason"] == "bank"
     cli.ok("audit", str(game))
+
+
+def test_7_0_option_bank_break_overdrawn_an_empty_bank_has_not_broken() -> None:
+    """7.0: the game ends when the bank runs out of money.  By default a bank left with
+    exactly $0 has run out; with bank_break=overdrawn (18xx.games: broken only by a
+    payment larger than its cash) it breaks at the next payment."""
+    from pbem.engine.context import Ctx
+    from pbem.engine.ending import note_bank_break
+
+    for option, ends in (("empty", True), ("overdrawn", False)):
+        state = new_game("1830", ["A", "B", "C"], 1, {"bank_break": option})
+        state.round = {"kind": "operating"}
+        state.bank = 0
+        note_bank_break(Ctx(state, "A"))
+        assert (state.ending is not None) is ends
+        state.bank = -10
+        note_bank_break(Ctx(state, "A"))
+        assert state.ending == {"reason": "bank", "after": "set"}

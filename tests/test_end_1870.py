@@ -84,3 +84,20 @@ def test_p25_winner_by_cash_shares_at_market_and_privates_at_face_value():
     t.state.privates["MKT"].owner = "p:B"
     assert worth(t.state, "A") == 2000 + 6 * 375
     assert worth(t.state, "B") == 2000 + 6 * 90 + 160
+
+
+def test_p24_option_bank_break_overdrawn_an_empty_bank_has_not_broken() -> None:
+    """Ending the Game, p.24: the game ends when the bank runs out of money.  A payout
+    leaving it exactly $0 ends the game by default; with bank_break=overdrawn
+    (18xx.games' Bank#check_cash: broken only by a payment larger than its cash) only
+    the next payment breaks it (differential 1870 seed 4030: IC paid out the bank's last
+    $190)."""
+    for option, ends in (("empty", True), ("overdrawn", False)):
+        t = two_companies(bank_break=option)
+        t.state.round = {"kind": "operating"}
+        t.state.bank = 0
+        note_bank_break(Ctx(t.state, "A"))
+        assert (t.state.ending is not None) is ends
+        t.state.bank = -10  # a payment beyond its cash: broken in both readings
+        note_bank_break(Ctx(t.state, "A"))
+        assert t.state.ending == {"reason": "bank", "after": "set"}

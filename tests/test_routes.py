@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import pytest
 
 from pbem.engine.board.map import BoardState, Map, MapHex, load_map, place_token
+from pbem.engine.board.routegraph import RouteGraph
 from pbem.engine.board.search import RevenueRules, best_run, has_route, legal_routes
 from pbem.engine.board.tiles import Stop, Tile, parse_track
 from pbem.engine.board.track import lay_tile
@@ -445,6 +447,44 @@ def test_check_run_no_track(example: Example):
     place_token(board_map, board, "B6", 0, "B&O")
     assert check((board_map, board), [("2", 2)], [("2", "B6-B10")]) == (
         "There is no hex B10 on the test map.")
+
+
+def _whole_board(*args, **kwargs):
+    kwargs["whole"] = True
+    return RouteGraph(*args, **kwargs)
+
+
+def _outcome(board_map, board, stops, **kwargs):
+    try:
+        return check_run(board_map, board, "B&O", [("3", 3)],
+                         [{"train": "3", "stops": list(stops)}], "yellow", **kwargs).total
+    except RulesError as error:
+        return error.message
+
+
+def test_the_search_sees_only_the_region_of_the_stations(example: Example):
+    # E full of PRR stations: B&O routes may end there (6.3.3) but nothing beyond it is
+    # theirs (the off-boards D and H); the search's graph leaves that track out
+    board_map, board = example
+    place_token(board_map, board, "C5", 0, "PRR")
+    region = RouteGraph(board_map, board, "B&O", "yellow")
+    whole = RouteGraph(board_map, board, "B&O", "yellow", whole=True)
+    assert {c for c, _ in whole.stops} - {c for c, _ in region.stops} == {"C3", "D4"}
+    assert best_run(board_map, board, "B&O", [("3", 3)], "yellow").total == \
+        best_run(board_map, board, "B&O", [("3", 3)], "yellow", make_graph=_whole_board).total
+
+
+def test_check_run_on_the_region_says_what_the_whole_board_says(example: Example):
+    # a written stop outside the region (D, H beyond a full E) is checked on the whole
+    # board's track: "may not pass through the off-board area D", not "no track joins"
+    board_map, board = example
+    place_token(board_map, board, "C5", 0, "PRR")
+    assert _outcome(board_map, board, ["C7", "C3", "C5"]) == (
+        "A route may not pass through the off-board area D.")
+    for count in (2, 3):
+        for stops in itertools.permutations(sorted(board_map.hexes), count):
+            assert _outcome(board_map, board, stops) == \
+                _outcome(board_map, board, stops, make_graph=_whole_board), stops
 
 
 def test_check_run_reusing_track():

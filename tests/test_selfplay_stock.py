@@ -14,7 +14,7 @@ from pbem.engine.shares import (
     certificate_count,
     certificate_limit,
     limit_problems,
-    pool_certificates,
+    pool_shares,
 )
 from pbem.engine.state import IPO, POOL, GameState, player_holder
 
@@ -29,11 +29,11 @@ def check_invariants(state: GameState, actor: str, action: dict[str, Any]) -> No
     holders = {IPO, POOL} | {player_holder(n) for n in state.names}
     for sym, corp in state.corps.items():
         # every certificate is in exactly one known place, and the whole adds to 100%
-        assert len(corp.certs) == 1 + rules.ordinary_shares
+        assert len(corp.certs) == len(rules.cert_percents(sym))
         assert set(corp.certs) <= holders
         assert sum(state.percent(sym, h) for h in holders) == 100
         assert corp.certs[0] != POOL  # the president's certificate never goes to the pool
-        assert pool_certificates(state, sym) <= rules.pool_certificate_limit
+        assert pool_shares(state, sym) <= rules.pool_certificate_limit
         president = state.president(sym)
         if president is not None:
             mine = state.percent(sym, player_holder(president))

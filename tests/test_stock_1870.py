@@ -466,6 +466,36 @@ def test_p13_protection_counts_the_presidents_own_shares_kept_out_of_yellow() ->
     assert st.price("MP") == 60
 
 
+def test_p13_certificates_of_a_company_whose_sale_waits_still_count() -> None:
+    """p.13: an unprotected company's token "is moved according to the normal share
+    value token movement rules" when its president declines; until then it stands in
+    its box.  Shirley sells TP, then MP (into the yellow section); offered TP first,
+    Dewey (TP's and MP's president, at the limit) still counts his MP certificates:
+    no room (18xx.games counts them too, differential 1870 seed 4015; pbem offered him
+    TP as if MP's token had already moved)."""
+    t = shirley_and_dewey()
+    st = t.state
+    from pbem.engine.shares import certificate_count
+
+    give(t, "MP", 5, player_holder("Dewey"))  # Dewey: MP president + one share
+    start(t, "TP", "Dewey", 100, 0, 6)
+    give(t, "TP", 1, player_holder("Shirley"))
+    for corp in ("MKT", "SLSF"):
+        if st.corps[corp].par is None:
+            start(t, corp, "Ann", 100, 0, 6)
+    free = [(c, i) for c in st.corps for i in range(1, 9)
+            if st.corps[c].certs[i] == IPO and st.corps[c].par is not None
+            and c not in ("MP", "TP")]
+    while certificate_count(st, "Dewey") < certificate_limit(st):  # at the limit
+        corp, index = free.pop(0)
+        give(t, corp, index, player_holder("Dewey"))
+    t.act("Shirley", "sell", sales=[{"corp": "TP", "count": 1}, {"corp": "MP", "count": 1}])
+    assert certificate_count(st, "Dewey") == certificate_limit(st) - 2  # MP in yellow now
+    t.act("Shirley", "pass")
+    assert not st.round.get("protection")  # neither TP nor MP: no room
+    assert st.price("MP") == 60 and st.corps["TP"].certs.count(POOL) == 1
+
+
 def test_p13_president_who_sold_this_round_may_not_protect() -> None:
     t = shirley_and_dewey()
     put(t, {"f": "round_set", "values": {"sold": {"Dewey": ["MP"]}}})

@@ -259,3 +259,25 @@ def test_p13_p24_option_protection_timing_turn_end_offers_after_the_train(monkey
             assert t.state.round["current"] not in (None, "IC")  # the next company
         assert t.state.price("TP") == 120 and t.pct("B", "TP") == 80
         assert t.state.corps["IC"].trains == ["12"]
+
+
+def test_p13_option_protect_own_forced_sale(monkeypatch):
+    """Option protect_own_forced_sale=yes (18xx.games): the president who sold for a
+    forced purchase may protect his own company's shares at the end of the turn, the
+    rule against it naming shares sold "this stock round" (Share Price Protection,
+    p.13); not with protect_after_selling=yes (differential 1870 seed 4051)."""
+    offered = {}
+    for own, after_selling in (("no", "no"), ("yes", "no"), ("yes", "yes")):
+        t = ima_swindler(monkeypatch, protection_timing="turn-end", forced_sale="any",
+                         protect_own_forced_sale=own, protect_after_selling=after_selling)
+        t.state.player("A").cash = 1000
+        t.act("A", "sell", sales=[{"corp": "SP", "count": 1}])  # A is SP's president
+        t.act("A", "sell", sales=[{"corp": "TP", "count": 3}])
+        t.act("A", "buy_train", train="12", source="bank")
+        t.act("A", "pass")  # done
+        offered[(own, after_selling)] = t.state.round["protection"]["corp"]
+        if offered[(own, after_selling)] == "SP":
+            t.act("A", "protect")
+            assert t.state.price("SP") == 160 and t.pct("A", "SP") == 60
+            assert t.state.round["protection"]["corp"] == "TP"
+    assert offered == {("no", "no"): "TP", ("yes", "no"): "SP", ("yes", "yes"): "TP"}

@@ -605,8 +605,7 @@ def test_4_0_dh_station_flexible() -> None:
 
 
 @pytest.mark.parametrize(("option", "words"), [
-    ("board", "V-1.2"), ("erie_20", "V-6.5"),
-    ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
+    ("board", "V-1.2"), ("home_choice", "V-7.3"), ("tiles", "V-1.4")])
 def test_variants_pbem_does_not_play_are_refused_with_a_sentence(option: str,
                                                                  words: str) -> None:
     with pytest.raises(SetupError, match=f"pbem does not play .*{words}"):

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.engine.shares import certificate_limit
 from pbem.engine.state import POOL, GameState, player_holder
+from pbem.engine.titles.t1870.protection import certificate_problem, certificates_if_protected
 
 BUNDLE_ERROR = "A share bundle must contain at least one share"
 
@@ -28,13 +30,52 @@ def redemption_list_fails(before: GameState, site_action: dict[str, Any], error:
     if BUNDLE_ERROR not in error or site_action.get("type") != "buy_shares" or \
             site_action.get("entity_type") != "corporation":
         return False
-    corp = str(site_action["entity"])
-    c = before.corps.get(corp)
-    president = before.president(corp) if c is not None else None
+    return players_list_fails(before, str(site_action["entity"]))
+
+
+def players_list_fails(state: GameState, corp: str) -> bool:
+    """Whether the site's list of the shares ``corp`` may redeem fails now (above): no
+    open-market share, and a president holding only his certificate while the largest
+    other holder has less.  The runner's players leave such redemptions out."""
+    c = state.corps.get(corp)
+    president = state.president(corp) if c is not None else None
     if c is None or president is None or POOL in c.certs[1:]:
         return False  # the site lists the open market's share first: no player's list
     holder = player_holder(president)
-    own = before.percent(corp, holder)
-    others = [before.percent(corp, player_holder(n)) for n in before.names if n != president]
+    own = state.percent(corp, holder)
+    others = [state.percent(corp, player_holder(n)) for n in state.names if n != president]
     only_certificate = [i for i, h in enumerate(c.certs) if h == holder] == [0]
     return only_certificate and own != max([p for p in others if p] or [0])
+
+
+# -- a company in the closing section closes late ------------------------------------------
+#
+# 1870: a company whose token enters the closing section closes (Share Values, p.7), on
+# the site at the end of the action that moved it (``Game::Base#action_processed`` calls
+# ``close_corporations_in_close_cell!``).  When one action declines several price
+# protections (``PriceProtection#skip!`` passes for every president who cannot protect),
+# a company an earlier pass took into the closing section is still open while the later
+# presidents are judged: its certificates count toward their limit, and the limit is
+# still that of the companies before it closed.  The site then skips a president who has
+# room by the rules (1870 seed 4015: IC, sold by its own president, entered the closing
+# section; Cat, with two IC shares, was judged over the limit for SP's protection).
+
+
+def closing_late(before: GameState, after: GameState, closed: list[str],
+                 site_log: list[str]) -> bool:
+    """Whether pbem's protection offer in ``after`` is one the site skipped ("cannot
+    price protect") only because ``closed`` (companies this command closed) were still
+    open there."""
+    sale = after.round.get("protection")
+    if not sale or not closed:
+        return False
+    president, corp = sale["president"], sale["corp"]
+    skipped = f"{president} can't price protect"
+    if not any(line.startswith(skipped) and line.endswith(f" of {corp}") for line in site_log):
+        return False
+    holder = player_holder(president)
+    still_open = sum(before.corps[c].certs.count(holder) for c in closed)
+    if certificate_problem(after, president, sale) is not None:
+        return False  # pbem would not offer it either
+    count = certificates_if_protected(after, president, sale) + still_open
+    return count > certificate_limit(before)

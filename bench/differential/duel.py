@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.engine.errors import RulesError
+from pbem.engine.facts import CorpClosed
 from pbem.engine.game import apply_facts, decide, legal_moves, new_game
 from pbem.engine.state import GameState
 from pbem.importer.export import Exporter, ExportError
 from pbem.importer.options import site_rules
 from pbem.notation import format_action
 
-from .defects import redemption_list_fails
+from .defects import closing_late, redemption_list_fails
 from .setups import Setup
 from .stale import StaleGraph
 from .view import (
@@ -35,7 +36,7 @@ from .view import (
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 
 #: refusals explained by a defect of the site's engine: the game ends there, uncompared
-SITE_DEFECTS = frozenset({"site-stale-graph", "site-redemption-list"})
+SITE_DEFECTS = frozenset({"site-stale-graph", "site-redemption-list", "site-closing-late"})
 
 
 @dataclass
@@ -112,6 +113,11 @@ class Duel:
         self.stale = StaleGraph()  # the site's graph after a company closed (stale.py)
         #: the site actions of the current command and the connection runs each started
         self.connections_made: list[tuple[dict[str, Any], list[list[str]]]] = []
+        #: the current step (command and catch-up): pbem's state before it while a price
+        #: protection waits, the companies it closed, the site's log lines (defects.py)
+        self.step_before: GameState | None = None
+        self.closed_now: list[str] = []
+        self.step_log: list[str] = []
 
     def play(self, limit: int = 4000) -> Outcome:
         started = time.perf_counter()
@@ -168,6 +174,10 @@ class Duel:
         out.see(action["type"])
         text = f"{name}: {format_action(action)}"
         self.connections_made = []
+        rnd = self.state.round
+        self.step_before = self.state.clone() if rnd.get("protection") or \
+            rnd.get("protection_queue") else None
+        self.closed_now, self.step_log = [], []
         found = self.command(name, action, text)
         if found is None:
             found = self.catch_up(text)
@@ -224,9 +234,11 @@ class Duel:
             self.stale.sent(site_action)
             self.site_state = answer["state"]
             self.site_log = (self.site_log + answer.get("log", []))[-300:]
+            self.step_log += answer.get("log", [])
             self.connections_made.append(
                 (site_action, connections(answer.get("auto_actions") or [])))
         self.stale.note(decision.facts)
+        self.closed_now += [f.corp for f in decision.facts if isinstance(f, CorpClosed)]
         return None
 
     def site_defect(self, before: GameState | None, name: str, action: dict[str, Any],
@@ -317,9 +329,16 @@ class Duel:
         state = ahead(self.state, self.site_state)
         ours = settle(pbem_view(state, self.ids), state, self.ids)
         theirs = oracle_view(self.state, self.site_state)
+        if self.state.finished and theirs.get("finished"):
+            for view in (ours, theirs):  # over in both: pbem may have opened the next
+                view.pop("round", None)  # round first (the $400 finish reached in a
+                view.pop("acting", None)  # stock round ends the game at the next one)
         found = differences(ours, theirs) + self.certificate_differences()
         if any(f.startswith("acting") for f in found):
             found += self.acting_detail()
+        if found and self.step_before is not None and closing_late(
+                self.step_before, self.state, self.closed_now, self.step_log):
+            return Divergence("site-closing-late", self.outcome.commands, text, found)
         if found:
             return Divergence("state", self.outcome.commands, text, found, self.written)
         self.outcome.compared += 1

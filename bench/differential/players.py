@@ -19,6 +19,8 @@ from pbem.engine.state import GameState
 from pbem.importer.export import FREE_SHARES
 from pbem.importer.siteflow import NO_BUY, NOT_HIS_TURN, site_offers_private, site_passes_for
 
+from .defects import players_list_fails
+
 
 class SitePlayer(Bot):
     def __init__(self, probing: float = 0.0) -> None:
@@ -30,6 +32,9 @@ class SitePlayer(Bot):
         if rnd["kind"] == "stock" and kind in NOT_HIS_TURN - {"pass", "exchange"} \
                 and not rnd.get("proposal") and site_passes_for(state, name):
             return False  # the site passes for him: it offers no company action then
+        if kind == "redeem" and move["action"].get("from") and \
+                players_list_fails(state, move["action"]["corp"]):
+            return False  # a defect of the site's engine would refuse it (defects.py)
         return True
 
     def probe(self, duel: Any) -> Any:

@@ -13,10 +13,12 @@ from .state import BANK, IPO, POOL, GameState, corp_holder, holder_name
 
 
 def share_units(state: GameState, corp: str) -> dict[str, int]:
-    """Holder -> 10% units of ``corp`` it holds (the president's certificate is two)."""
+    """Holder -> 10% units of ``corp`` it holds (the president's certificate is two, and
+    so is a 20% certificate of V-6.5)."""
     holders: dict[str, int] = {}
+    unit = state.rules.ordinary_percent
     for i, holder in enumerate(state.corps[corp].certs):
-        units = 2 if i == 0 else 1
+        units = state.cert_percent(corp, i) // unit
         holders[holder] = holders.get(holder, 0) + units
     return holders
 

@@ -14,7 +14,11 @@ from .state import BANK, GameState, player_holder
 
 
 def bank_broken(state: GameState) -> bool:
-    """The bank has run out of money: it pays on from now on on paper (7.0)."""
+    """The bank has run out of money: it pays on from now on on paper (7.0).  Option
+    bank_break=overdrawn (18xx.games): only once a payment exceeds what it has; a bank
+    left with exactly $0 has not broken yet."""
+    if state.options.get("bank_break", "empty") == "overdrawn":
+        return state.bank < 0
     return state.bank <= 0
 
 

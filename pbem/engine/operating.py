@@ -506,9 +506,12 @@ class ForcedSales(TurnStep):
         ortrains.emergency_sell(ctx, corp, action["sales"])
 
     def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
-        return [{"action": {"type": "sell", "sales": [{"corp": other, "count": 1}]},
-                 "min": 1, "max": most}
-                for other, most in ortrains.emergency_sales(state, corp).items()]
+        found = []
+        for other, most in ortrains.emergency_sales(state, corp).items():
+            least = ortrains.fewest_forced_sale(state, corp, other, most)
+            found.append({"action": {"type": "sell", "sales": [{"corp": other, "count": least}]},
+                          "min": least, "max": most})
+        return found
 
 
 class Bankruptcy(TurnStep):

@@ -82,18 +82,19 @@ def track_graph(board_map: Map, board: BoardState) -> TrackGraph:
 
 
 def route_graph(board_map: Map, board: BoardState, corp: str, column: str | int,
-                values: Mapping[StopKey, int] | None = None) -> RouteGraph:
+                values: Mapping[StopKey, int] | None = None, *,
+                whole: bool = False) -> RouteGraph:
     """RouteGraph(...), remembered for the same position, company, column and stop values:
     a company's run, the check of its written routes and a title's connection runs search
     the same graph."""
     key = (position_key(board_map, board), corp, column,
-           tuple(sorted((values or {}).items())))
+           tuple(sorted((values or {}).items())), whole)
     found = _GRAPHS.get(key)
     if found is None:
         if len(_GRAPHS) >= 16:  # about 0.4 MB each on a late, full board
             _GRAPHS.clear()
         found = _GRAPHS[key] = RouteGraph(board_map, board, corp, column, values,
-                                          track_graph(board_map, board))
+                                          track_graph(board_map, board), whole)
     return found
 
 

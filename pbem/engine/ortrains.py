@@ -13,7 +13,7 @@ from .errors import RulesError
 from .facts import MarketRestore, PrivateClosed, PrivateOwner
 from .registry import book, cite
 from .shares import (
-    pool_certificates,
+    pool_shares,
     share_units,
 )
 from .state import BANK, POOL, GameState, corp_holder, player_holder
@@ -257,11 +257,21 @@ def emergency_sell(ctx: Ctx, corp: str, sales: list[dict[str, Any]]) -> None:
         other, count = sale["corp"], sale["count"]
         problem = forced_sale_problem(state, president, corp, other, count)
         require(problem is None, problem or "", rule)
-        require(proceeds(state, president, other, count - 1) < short or not only_enough,
+        require(not only_enough or not smaller_sale_enough(state, president, corp, other, count),
                 f"Selling {count - 1} would already raise enough: the president may sell "
                 "only what the train needs.", rule)
         book(state).forced_sale(ctx, president, other, count, corp)
     book(state).after_forced_sales(ctx)
+
+
+def smaller_sale_enough(state: GameState, president: str, corp: str, other: str,
+                        count: int) -> bool:
+    """Whether ``count - 1`` shares of ``other`` would already pay for ``corp``'s train,
+    and may be sold (half of a 20% certificate needs change in the pool, V-6.5)."""
+    smaller = count - 1
+    return smaller > 0 and \
+        proceeds(state, president, other, smaller) >= emergency_shortfall(state, corp) and \
+        forced_sale_problem(state, president, corp, other, smaller) is None
 
 
 def forced_sale_problem(
@@ -310,10 +320,21 @@ def emergency_sales(state: GameState, corp: str) -> dict[str, int]:
             if forced_sale_problem(state, president, corp, other, count) is None:
                 short = emergency_shortfall(state, corp)
                 needed = next((n for n in range(1, count + 1)
-                               if proceeds(state, president, other, n) >= short), count)
+                               if proceeds(state, president, other, n) >= short and
+                               forced_sale_problem(state, president, corp, other, n) is None),
+                              count)
                 options[other] = needed
                 break
     return options
+
+
+def fewest_forced_sale(state: GameState, corp: str, other: str, most: int) -> int:
+    """The fewest shares of ``other`` the president may sell for ``corp``'s train: one,
+    or two where his only certificate is a 20% one whose half needs change the pool
+    lacks (V-6.5)."""
+    president = state.president(corp) or ""
+    return next((n for n in range(1, most + 1)
+                 if forced_sale_problem(state, president, corp, other, n) is None), most)
 
 
 def bankrupt(ctx: Ctx, corp: str) -> None:
@@ -354,7 +375,7 @@ def largest_sales(state: GameState, name: str, corp: str) -> dict[str, int]:
 
 
 def pool_room(state: GameState, corp: str) -> int:
-    return state.rules.pool_certificate_limit - pool_certificates(state, corp)
+    return state.rules.pool_certificate_limit - pool_shares(state, corp)
 
 
 def offer_private_for_emergency(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from . import market
 from .context import Ctx
 from .registry import book
@@ -66,12 +69,62 @@ def limit_problems(state: GameState, name: str) -> list[str]:
     return problems
 
 
-def pool_certificates(state: GameState, corp: str) -> int:
-    return sum(1 for h in state.corps[corp].certs if h == POOL)
+def pool_shares(state: GameState, corp: str) -> int:
+    """Shares (10% units) of ``corp`` in the bank pool, which holds at most
+    ``pool_certificate_limit`` of them (5.1: "five shares", 50%)."""
+    if not state.rules.has_larger_certificates(corp):  # (certificates of one share)
+        return state.corps[corp].certs.count(POOL)
+    return share_units(state, corp, POOL)
 
 
 def ordinary_indexes(state: GameState, corp: str, holder: str) -> list[int]:
-    return [i for i in state.cert_indexes(corp, holder) if i > 0]
+    """The ordinary (10%) certificates of ``corp`` that ``holder`` holds."""
+    rules = state.rules
+    if not rules.has_larger_certificates(corp):
+        return [i for i in state.cert_indexes(corp, holder) if i > 0]
+    sizes, unit = rules.cert_percents(corp), rules.ordinary_percent
+    return [i for i in state.cert_indexes(corp, holder) if i > 0 and sizes[i] == unit]
+
+
+def extra_indexes(state: GameState, corp: str, holder: str) -> list[int]:
+    """The certificates of ``corp`` other than the president's that are worth more than
+    a share (the Erie's extra 20%, V-6.5) and that ``holder`` holds."""
+    rules = state.rules
+    if not rules.has_larger_certificates(corp):
+        return []
+    sizes, unit = rules.cert_percents(corp), rules.ordinary_percent
+    return [i for i in state.cert_indexes(corp, holder) if i > 0 and sizes[i] > unit]
+
+
+@dataclass(frozen=True)
+class Handover:
+    """Certificates changing hands for shares of one company: ``given`` (indexes) go,
+    and ``change`` (an ordinary share's index from the other side, or None) comes back
+    to make up the difference (V-6.5: half of a 20% certificate sold, a 10% share from
+    the bank pool in change)."""
+
+    given: tuple[int, ...]
+    change: int | None = None
+
+
+def certificates_for(state: GameState, corp: str, held: Sequence[int], percent: int,
+                     change_from: Sequence[int] = ()) -> Handover | None:
+    """Which of the certificates ``held`` (indexes, not the president's) make up
+    ``percent`` of ``corp``: ordinary shares first, so that the fewest certificates are
+    left (a 20% certificate counts as one, 5.3); if none do, a larger certificate with an
+    ordinary share of ``change_from`` given back.  None when neither is possible."""
+    unit = state.rules.ordinary_percent
+    ordinary = [i for i in held if state.cert_percent(corp, i) == unit]
+    larger = [i for i in held if state.cert_percent(corp, i) != unit]
+    options = [(n, 0) for n in range(len(larger) + 1)]
+    if change_from:
+        options += [(n, 1) for n in range(1, len(larger) + 1)]
+    for n, change in options:
+        rest = percent + change * unit - sum(state.cert_percent(corp, i) for i in larger[:n])
+        if rest >= 0 and rest % unit == 0 and rest // unit <= len(ordinary):
+            given = tuple(larger[:n]) + tuple(ordinary[:rest // unit])
+            return Handover(given, change_from[0] if change else None)
+    return None
 
 
 def new_president(
@@ -91,10 +144,20 @@ def new_president(
     return best
 
 
+def presidency_handover(state: GameState, corp: str, new: str) -> Handover:
+    """What ``new`` gives the old president for the president's certificate: shares
+    worth as much, two 10% shares, or the 20% certificate where he holds no two (5.4,
+    V-6.5)."""
+    held = [i for i in state.cert_indexes(corp, player_holder(new)) if i > 0]
+    found = certificates_for(state, corp, held, state.rules.president_percent)
+    assert found is not None, f"{new} holds more than the president of {corp}"
+    return found
+
+
 def swap_presidency(ctx: Ctx, corp: str, old: str, new: str) -> None:
-    """``new`` takes the president's certificate and gives ``old`` two ordinary ones."""
+    """``new`` takes the president's certificate and gives ``old`` shares for it."""
     state = ctx.state
-    given = ordinary_indexes(state, corp, player_holder(new))[:2]
+    given = presidency_handover(state, corp, new).given
     ctx.move_cert(corp, 0, player_holder(new))
     for index in given:
         ctx.move_cert(corp, index, player_holder(old))
@@ -126,6 +189,39 @@ def check_float(ctx: Ctx, corp: str) -> None:
         ctx.log(f"{corp} floats.")
 
 
+@dataclass(frozen=True)
+class SalePlan:
+    """A sale of shares to the pool: the player who takes the presidency first (None:
+    it stays), the certificates he gives the seller for it, and the certificates sold
+    with the change taken back (V-6.5)."""
+
+    successor: str | None
+    handed: tuple[int, ...]
+    sold: Handover
+
+
+def sale_plan(state: GameState, seller: str, corp: str, count: int) -> SalePlan | None:
+    """How ``seller`` sells ``count`` shares of ``corp`` to the pool: a presidency that
+    passes is handed over first (5.4), then the seller's certificates other than the
+    president's make up the sale; with certificates larger than a share, half of one may
+    be sold with an ordinary share of the pool given back (V-6.5).  None when the
+    certificates cannot make up ``count`` shares."""
+    holder = player_holder(seller)
+    unit = state.rules.ordinary_percent
+    held = [i for i in state.cert_indexes(corp, holder) if i > 0]
+    successor: str | None = None
+    handed: tuple[int, ...] = ()
+    if state.corps[corp].certs[0] == holder:
+        successor = new_president(state, corp, seller,
+                                  state.percent(corp, holder) - count * unit)
+        if successor is not None:
+            handed = presidency_handover(state, corp, successor).given
+            held = sorted(held + list(handed))  # in index order, as before V-6.5
+    sold = certificates_for(state, corp, held, count * unit,
+                            change_from=ordinary_indexes(state, corp, POOL))
+    return None if sold is None else SalePlan(successor, handed, sold)
+
+
 def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool = True,
                  protected: bool = False, rows: int | None = None) -> None:
     """``seller`` sells ``count`` shares of ``corp`` to the bank pool at the current
@@ -138,18 +234,33 @@ def sell_to_pool(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool
     state = ctx.state
     holder = player_holder(seller)
     price = state.price(corp) or 0
-    if state.corps[corp].certs[0] == holder:
-        remaining = state.percent(corp, holder) - count * state.rules.ordinary_percent
-        successor = new_president(state, corp, seller, remaining)
-        if successor:
-            swap_presidency(ctx, corp, seller, successor)
-    for index in ordinary_indexes(state, corp, holder)[:count]:
+    plan = sale_plan(state, seller, corp, count)
+    assert plan is not None, f"{seller} cannot sell {count} {corp}"
+    if plan.successor:
+        swap_presidency(ctx, corp, seller, plan.successor)
+    for index in plan.sold.given:
         ctx.move_cert(corp, index, POOL)
+    if plan.sold.change is not None:
+        ctx.move_cert(corp, plan.sold.change, holder)
     ctx.pay(BANK, holder, price * count)
     shares = f"{count} shares" if count > 1 else "a share"
+    which = sold_certificates_text(state, corp, plan.sold)
     if not price_moves:
-        ctx.log(f"{seller} sells {shares} of {corp} for ${price * count}; the share value "
-                "stays (a bankrupt president's sale).")
+        ctx.log(f"{seller} sells {shares} of {corp}{which} for ${price * count}; the share "
+                "value stays (a bankrupt president's sale).")
         return
-    ctx.log(f"{seller} sells {shares} of {corp} for ${price * count}.")
+    ctx.log(f"{seller} sells {shares} of {corp}{which} for ${price * count}.")
     market.move(ctx, corp, "down", count if rows is None else rows, close=not protected)
+
+
+def sold_certificates_text(state: GameState, corp: str, sold: Handover) -> str:
+    """" (the 20% certificate)" where a sale includes a certificate larger than a share,
+    "" for ordinary shares only."""
+    unit = state.rules.ordinary_percent
+    larger = [state.cert_percent(corp, i) for i in sold.given if state.cert_percent(corp, i) > unit]
+    if not larger:
+        return ""
+    names = " and ".join(f"the {p}% certificate" for p in larger)
+    if sold.change is None:
+        return f" ({names})"
+    return f" (half of {names}: a {unit}% share from the bank pool comes back in change)"

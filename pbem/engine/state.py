@@ -157,12 +157,15 @@ class GameState:
         return self.player(name).cash if kind == "p" else self.corps[name].cash
 
     def percent(self, corp: str, holder: str) -> int:
-        rules = self.rules
         total = 0
-        for i, h in enumerate(self.corps[corp].certs):
+        for size, h in zip(self.rules.certificates[corp], self.corps[corp].certs, strict=True):
             if h == holder:
-                total += rules.president_percent if i == 0 else rules.ordinary_percent
+                total += size
         return total
+
+    def cert_percent(self, corp: str, index: int) -> int:
+        """The percent of certificate ``index`` of ``corp`` (0: the president's)."""
+        return self.rules.cert_percents(corp)[index]
 
     def cert_indexes(self, corp: str, holder: str) -> list[int]:
         return [i for i, h in enumerate(self.corps[corp].certs) if h == holder]
@@ -248,13 +251,13 @@ def initial_state(title: str, names: list[str], seed: int, options: dict[str, st
     """The state before the first command: ``names`` in seat order, first holds priority."""
     rules = rules_for(title, options)
     cash = rules.starting_cash[len(names)]
-    n_certs = 1 + rules.ordinary_shares
     return GameState(
         title=title,
         options=dict(options),
         seed=seed,
         players=[Player(name, cash) for name in names],
-        corps={sym: Corporation(sym, [IPO] * n_certs) for sym in rules.corporations},
+        corps={sym: Corporation(sym, [IPO] * len(rules.cert_percents(sym)))
+               for sym in rules.corporations},
         privates={p.sym: Private(p.sym, p.value) for p in rules.privates.values()},
         bank=rules.bank_cash - cash * len(names),
         priority=names[0],

@@ -21,14 +21,16 @@ from .shares import (
     check_float,
     check_presidency,
     corp_counts_toward_limit,
+    extra_indexes,
     limit_problems,
     may_exceed_share_limit,
     new_president,
     ordinary_indexes,
-    pool_certificates,
+    pool_shares,
+    sale_plan,
     share_units,
 )
-from .state import BANK, IPO, POOL, GameState, player_holder
+from .state import BANK, IPO, POOL, GameState, holder_name, player_holder
 from .steps import Moves, PlayersRound, Step
 
 
@@ -96,8 +98,10 @@ def multi_buy_sources(state: GameState) -> tuple[str, ...]:
     return ("pool", "ipo") if state.options.get("brown_buy") == "pool-and-ipo" else ("pool",)
 
 
-def buy_blockers(state: GameState, name: str, corp: str, count: int, counted: bool) -> str | None:
-    """Why ``name`` may not take ``count`` more shares of ``corp``, or None (4.3, 5.2)."""
+def buy_blockers(state: GameState, name: str, corp: str, count: int, counted: bool,
+                 certificates: int | None = None) -> str | None:
+    """Why ``name`` may not take ``count`` more shares of ``corp`` (in ``certificates``
+    certificates, as many as shares if None), or None (4.3, 5.2)."""
     if corp in state.round["sold"].get(name, []):
         return f"You sold {corp} this stock round, so you may not buy it again until the next."
     holder = player_holder(name)
@@ -108,7 +112,8 @@ def buy_blockers(state: GameState, name: str, corp: str, count: int, counted: bo
                 f"{rules.player_share_limit}% unless its share value is in the orange or "
                 "brown zone.")
     if counted:
-        after, limit = certificate_count(state, name) + count, certificate_limit(state)
+        added = count if certificates is None else certificates
+        after, limit = certificate_count(state, name) + added, certificate_limit(state)
         if after > limit:
             return f"That would give you {after} certificates; the limit is {limit}."
     return None
@@ -152,28 +157,44 @@ def par(ctx: Ctx, corp: str, price: int) -> None:
     after_buy(ctx, corp)
 
 
-def choose_source(state: GameState, corp: str, source: str | None) -> str:
+def choose_source(state: GameState, corp: str, source: str | None, percent: int) -> str:
     if source is not None:
         return IPO if source == "ipo" else POOL
-    return IPO if ordinary_indexes(state, corp, IPO) else POOL
+    return IPO if certificates_of_size(state, corp, IPO, percent) else POOL
 
 
-def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
+def certificates_of_size(state: GameState, corp: str, holder: str, percent: int) -> list[int]:
+    """The certificates of ``percent`` that ``holder`` has of ``corp`` (not the
+    president's): ordinary shares, or a larger certificate (V-6.5)."""
+    if percent == state.rules.ordinary_percent:
+        return ordinary_indexes(state, corp, holder)
+    return [i for i in extra_indexes(state, corp, holder) if state.cert_percent(corp, i) == percent]
+
+
+def buy_share(ctx: Ctx, corp: str, source: str | None, count: int,
+              percent: int | None = None) -> None:
+    """``count`` shares of ``corp``, or with ``percent`` the one certificate of that size
+    (the Erie's extra 20%, V-6.5), bought from the initial offering or the pool."""
     state, actor = ctx.state, ctx.actor
     c = state.corps[corp]
     require(c.par is not None, f"{corp} has no par value yet: buy its president's certificate "
             f"first, e.g. par {corp} {state.rules.market.par_prices[-1]}.", cite(ctx.state, "buy"))
     blocked = may_buy_now(state, corp)
     require(blocked is None, blocked or "", cite(ctx.state, "stock_turn"))
-    where = choose_source(state, corp, source)
+    unit = state.rules.ordinary_percent
+    size = unit if percent is None else percent
+    if size != unit:
+        require_larger_certificate(state, corp, source, size, count)
+    where = choose_source(state, corp, source, size)
     require(not (state.round["turn"]["bought"] and where == IPO
                  and "ipo" not in multi_buy_sources(state)), "After a private company "
             "bought this turn, only shares from the bank pool (option private_trade=site).",
             cite(ctx.state, "multi_buy"))
     place = "the initial offering" if where == IPO else "the bank pool"
-    available = ordinary_indexes(state, corp, where)
+    available = certificates_of_size(state, corp, where, size)
     require(count >= 1, "Buy at least one share.")
-    require(bool(available), f"There is no {corp} share in {place}.", cite(ctx.state, "buy"))
+    require(bool(available), "" if available else no_share(state, corp, source, where),
+            cite(ctx.state, "buy"))
     if count > 1:
         multi = state.rules.zone_allows(state.zone(corp), "multi_buy")
         require(multi and (where == POOL or "ipo" in multi_buy_sources(state)),
@@ -184,11 +205,15 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
                 f"{place}.")
     price = c.par if where == IPO else state.price(corp)
     assert price is not None
-    cost = price * count
-    require(player_cash(state, actor) >= cost, f"{count} {corp} share{'s' if count > 1 else ''} "
-            f"from {place} cost {money(cost)}; you have {money(player_cash(state, actor))}.",
-            cite(ctx.state, "buy"))
-    problem = buy_blockers(state, actor, corp, count, corp_counts_toward_limit(state, corp))
+    shares = count * size // unit
+    cost = price * shares
+    what = (f"{count} {corp} share{'s' if count > 1 else ''}" if size == unit
+            else f"The {corp} {size}% certificate")
+    require(player_cash(state, actor) >= cost, f"{what} from {place} cost"
+            f"{'s' if size != unit else ''} {money(cost)}; you have "
+            f"{money(player_cash(state, actor))}.", cite(ctx.state, "buy"))
+    problem = buy_blockers(state, actor, corp, shares, corp_counts_toward_limit(state, corp),
+                           certificates=count)
     require(problem is None, problem or "", cite(ctx.state, "certificates"))
     for index in available[:count]:
         ctx.move_cert(corp, index, player_holder(actor))
@@ -196,9 +221,54 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int) -> None:
         book(state).ipo_share_bought(ctx, actor, corp, cost)
     else:
         ctx.pay(player_holder(actor), BANK, cost)
-    shares = f"{count} shares" if count > 1 else "a share"
-    ctx.log(f"{actor} buys {shares} of {corp} from {place} for {money(cost)}.")
+    bought = (f"{count} shares" if count > 1 else "a share") if size == unit \
+        else f"the {size}% certificate"
+    ctx.log(f"{actor} buys {bought} of {corp} from {place} for {money(cost)}.")
     after_buy(ctx, corp)
+
+
+def no_share(state: GameState, corp: str, source: str | None, where: str) -> str:
+    """There is no share to buy; where a larger certificate (V-6.5) could be bought
+    instead, the sentence says so."""
+    places = {IPO: "the initial offering", POOL: "the bank pool"}
+    named = places[where] if source is not None else "the initial offering or the bank pool"
+    for place in ((where,) if source is not None else (IPO, POOL)):
+        found = extra_indexes(state, corp, place)
+        if found:
+            size = state.cert_percent(corp, found[0])
+            there = "there" if source is not None else f"in {places[place]}"
+            return (f"There is no {corp} share in {named}; its {size}% certificate is "
+                    f"{there}: buy {corp} {size}%.")
+    return f"There is no {corp} share in {places[where]}."
+
+
+def require_larger_certificate(state: GameState, corp: str, source: str | None, size: int,
+                               count: int) -> None:
+    """A certificate larger than a share is bought alone, where the game has one and
+    where it lies (V-6.5)."""
+    rule = cite(state, "extra_certificate")
+    sizes = sorted({p for p in state.rules.cert_percents(corp)[1:]
+                    if p != state.rules.ordinary_percent})
+    require(size in sizes, f"{corp} has no {size}% certificate besides the president's "
+            f"in this game: buy a share with buy {corp}.", rule)
+    require(count == 1, f"Buy the {corp} {size}% certificate alone (it is one certificate).",
+            rule)
+    holders = [state.corps[corp].certs[i] for i, p in
+               enumerate(state.rules.cert_percents(corp)) if i > 0 and p == size]
+    wanted = None if source is None else (IPO if source == "ipo" else POOL)
+    require(any(h in (IPO, POOL) and wanted in (None, h) for h in holders),
+            f"The {corp} {size}% certificate is not "
+            + ("for sale: " if wanted is None else
+               f"in the {'initial offering' if wanted == IPO else 'bank pool'}: ")
+            + f"{where_it_is(state, holders[0])}.", rule)
+
+
+def where_it_is(state: GameState, holder: str) -> str:
+    if holder == IPO:
+        return "it is in the initial offering"
+    if holder == POOL:
+        return "it is in the bank pool"
+    return f"{holder_name(holder)} holds it"
 
 
 def after_buy(ctx: Ctx, corp: str) -> None:
@@ -262,14 +332,15 @@ def sale_blocker(state: GameState, name: str, corp: str, count: int) -> str | No
     over = book(state).sale_problem(state, name, corp, count)
     if over is not None:
         return over
-    pool = pool_certificates(state, corp)
+    pool = pool_shares(state, corp)
     limit = state.rules.pool_certificate_limit
     if pool + count > limit:
-        return (f"The bank pool may hold at most {limit} {corp} certificates; it has {pool}, "
-                f"so you may sell at most {limit - pool}.")
+        return (f"The bank pool may hold at most {limit} {corp} shares "
+                f"({limit * state.rules.ordinary_percent}%); it has {pool}, so you may sell at "
+                f"most {limit - pool}.")
     if c.certs[0] == holder:
         remaining = (held - count) * state.rules.ordinary_percent
-        ordinary = len(ordinary_indexes(state, corp, holder))
+        ordinary = held - state.rules.president_percent // state.rules.ordinary_percent
         if count > ordinary:
             others = [
                 state.percent(corp, player_holder(n)) for n in state.names if n != name
@@ -278,7 +349,17 @@ def sale_blocker(state: GameState, name: str, corp: str, count: int) -> str | No
             if best < state.rules.president_percent or best <= remaining:
                 return (f"You may not sell the {corp} president's certificate: no other player "
                         "holds enough shares to take over the presidency.")
+    if state.rules.has_larger_certificates(corp) and sale_plan(state, name, corp, count) is None:
+        return (f"That sale needs half of your {corp} {larger_held(state, corp, name)}% "
+                f"certificate: it may be sold only with a {state.rules.ordinary_percent}% "
+                f"{corp} share in the bank pool to take back in change, and the pool has none.")
     return None
+
+
+def larger_held(state: GameState, corp: str, name: str) -> int:
+    """The percent of the larger certificate (V-6.5) ``name`` would hold of ``corp``."""
+    found = extra_indexes(state, corp, player_holder(name))
+    return state.cert_percent(corp, found[0]) if found else 2 * state.rules.ordinary_percent
 
 
 def sell_options(state: GameState, name: str) -> dict[str, int]:
@@ -489,7 +570,8 @@ class BuyShares(Step):
         if action["type"] == "par":
             par(ctx, action["corp"], action["price"])
         else:
-            buy_share(ctx, action["corp"], action.get("source"), action.get("count", 1))
+            buy_share(ctx, action["corp"], action.get("source"), action.get("count", 1),
+                      action.get("percent"))
 
     def moves(self, state: GameState) -> Moves:
         name = state.round["current"]
@@ -588,6 +670,28 @@ def buy_moves(state: GameState, name: str) -> list[dict[str, Any]]:
                 source = "ipo" if where == IPO else "pool"
                 moves.append({"action": {"type": "buy_share", "corp": corp, "source": source,
                                          "count": 1}, "price": cost})
+        moves += larger_certificate_moves(state, name, corp, counted)
+    return moves
+
+
+def larger_certificate_moves(state: GameState, name: str, corp: str,
+                             counted: bool) -> list[dict[str, Any]]:
+    """The purchases of a certificate larger than a share (the Erie's extra 20%, V-6.5)
+    that ``name`` may make now."""
+    c, unit = state.corps[corp], state.rules.ordinary_percent
+    moves: list[dict[str, Any]] = []
+    if not state.rules.has_larger_certificates(corp):
+        return moves
+    for where, price in ((IPO, c.par), (POOL, state.price(corp))):
+        for index in extra_indexes(state, corp, where):
+            size = state.cert_percent(corp, index)
+            cost = (price or 0) * size // unit
+            if price is None or player_cash(state, name) < cost or buy_blockers(
+                    state, name, corp, size // unit, counted, certificates=1) is not None:
+                continue
+            moves.append({"action": {"type": "buy_share", "corp": corp,
+                                     "source": "ipo" if where == IPO else "pool",
+                                     "count": 1, "percent": size}, "price": cost})
     return moves
 
 

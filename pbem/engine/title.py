@@ -201,6 +201,14 @@ class Title:
     #: rulebook variants pbem does not play, by the option a group would ask for: the
     #: sentence refusing it (data refused_options)
     refused_options: dict[str, str] = field(default_factory=dict)
+    #: corporation -> the percent of each of its certificates, the president's first
+    #: (data shares.certificates; a company not named there has the president's
+    #: certificate and ``ordinary_shares`` ordinary ones: 1830 V-6.5 gives the Erie an
+    #: extra 20%)
+    certificates: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    #: the corporations with a certificate besides the president's worth more than a
+    #: share (from ``certificates``)
+    larger: frozenset[str] = frozenset()
 
     def certificate_limit_for(self, players: int, companies: int | None = None) -> int:
         """The certificate limit with ``companies`` public companies left (None: all).
@@ -213,6 +221,15 @@ class Title:
             return columns[max(columns)]
         fitting = [k for k in columns if k >= companies]
         return columns[min(fitting)] if fitting else columns[max(columns)]
+
+    def cert_percents(self, sym: str) -> tuple[int, ...]:
+        """The percent of each certificate of ``sym``, index 0 the president's."""
+        return self.certificates[sym]
+
+    def has_larger_certificates(self, sym: str) -> bool:
+        """Whether ``sym`` has a certificate besides the president's worth more than a
+        share (1830 V-6.5)."""
+        return sym in self.larger
 
     def corp_float_percent(self, sym: str) -> int:
         own = self.corporations[sym].float_percent
@@ -420,6 +437,7 @@ def _parse(data: dict[str, Any]) -> Title:
     _check_variants(data)
     _check_options(data)
     limits = _certificate_limits(data)
+    certificates = _certificates(data)
     return Title(
         title=data["title"],
         name=data["name"],
@@ -479,7 +497,27 @@ def _parse(data: dict[str, Any]) -> Title:
                            for i in data.get("incompatible", [])),
         refused_options={k: v for k, v in data.get("refused_options", {}).items()
                          if not k.startswith("_")},
+        certificates=certificates,
+        larger=frozenset(sym for sym, sizes in certificates.items()
+                         if max(sizes[1:]) > data["shares"]["ordinary_percent"]),
     )
+
+
+def _certificates(data: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Each corporation's certificates: the president's and the ordinary shares, or what
+    the data gives (shares.certificates: the president's first, 100% in all)."""
+    shares = data["shares"]
+    plain = (shares["president_percent"],) + (shares["ordinary_percent"],) * shares["ordinary"]
+    found = {c["sym"]: plain for c in data["corporations"]}
+    for sym, percents in shares.get("certificates", {}).items():
+        if sym.startswith("_"):
+            continue
+        if sum(percents) != 100 or percents[0] != shares["president_percent"] or \
+                sym not in found:
+            raise SetupError(f"{data['title']}: the certificates of {sym} must be the "
+                             "president's first and add up to 100%.")
+        found[sym] = tuple(percents)
+    return found
 
 
 def titles() -> list[str]:

@@ -181,18 +181,21 @@ class Exporter:
 
     def connection_check(self, before: str | None, operating: str | None,
                          facts: list[Record]) -> None:
-        """1870: the site announces each connection run with a ``destination_connection``
-        auto action of the action after which it starts (the company that just operated,
-        or the one running)."""
+        """1870: the site announces the connection runs with a ``destination_connection``
+        auto action of the action after which the first starts, naming every company
+        that makes one then (differential 1870 seed 6036: IC and SSW)."""
         if self.game["title"] != "1870" or not self.actions \
                 or not any(f["f"] in ("round_set", "round_new") for f in facts):
             return
         after = self.state.clone()
         apply_facts(after, facts)
-        corp = (after.round.get("connection") or {}).get("corp")
-        if corp is not None and corp != before:
-            entity = operating if operating and before is None else corp
-            corps = [corp]
+        conn = after.round.get("connection") or {}
+        corp = conn.get("corp")
+        if corp is not None and before is None:
+            # the site names every company that can connect at once (CheckConnection),
+            # and nothing when the next of them begins its run
+            entity = operating or corp
+            corps = [corp] + list(conn.get("queue") or [])
         elif operating and after.round.get("kind") == "operating" \
                 and after.round.get("current") not in (None, operating):
             entity, corps = after.round["current"], []  # a turn ended, the next begins

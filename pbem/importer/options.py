@@ -24,6 +24,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "private_trade": "site",
         "auction_resume": "next",
         "private_resale": "free",  # the site's interplayer company buys have no V-6.4
+        "bank_break": "overdrawn",
     },
     "1870": {
         "best_run": "free",
@@ -40,6 +41,8 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "share_limit_compliance": "keep",
         "finish_400_timing": "at-once",
         "protection_timing": "turn-end",
+        "protect_own_forced_sale": "yes",
+        "bank_break": "overdrawn",
         "auction_order": "lowest-bid",
         "compliance": "sell-first",
         "mrbc_uses": "one",

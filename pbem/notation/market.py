@@ -24,6 +24,10 @@ POOL_WORDS = frozenset({"pool", "market"})
 IPO_WORDS = frozenset({"ipo", "initial", "offering", "io"})
 _SEPARATORS = frozenset({",", "and", "&", "+"})
 _MAX_COUNT = 10
+#: the size of a certificate larger than a share (the Erie's extra 20%, 1830 V-6.5)
+_EXTRA_PERCENT = 20
+_PERCENT = re.compile(r"(\d{1,3})\s?%")
+_CERTIFICATE_WORDS = frozenset({"certificate", "cert", "share"})
 _TRAIN_WORD = re.compile(r"(?:.+?)?-?trains?", re.IGNORECASE)
 
 
@@ -119,13 +123,21 @@ def _buy_private(words: list[str], ctx: ParseContext) -> Action:
 
 
 def _buy_share(words: list[str], ctx: ParseContext) -> Action:
-    """buy PRR | buy PRR pool | buy 3 NYC from the pool | buy NYC ipo."""
+    """buy PRR | buy PRR pool | buy 3 NYC from the pool | buy NYC ipo | buy ERIE 20%
+    (a certificate of that size: the Erie's extra 20%, 1830 V-6.5)."""
     corp: str | None = None
     count: int | None = None
     source: str | None = None
+    percent: int | None = None
     for word in _without_bank(words):
         lowered = word.lower()
-        if lowered in POOL_WORDS | IPO_WORDS:
+        if (size := _PERCENT.fullmatch(lowered)) is not None:
+            if percent is not None:
+                raise Unclear("say one size of certificate: buy ERIE 20%")
+            percent = int(size[1])
+        elif lowered in _CERTIFICATE_WORDS:
+            continue
+        elif lowered in POOL_WORDS | IPO_WORDS:
             source = _one_source(source, "pool" if lowered in POOL_WORDS else "ipo")
         elif corp is None and ctx.corporation(word):
             corp = ctx.corporation(word)
@@ -137,7 +149,11 @@ def _buy_share(words: list[str], ctx: ParseContext) -> Action:
             raise not_corporation(ctx)(word) if corp is None else extra_word(word, "buy PRR pool")
     if corp is None:
         raise Unclear("say which corporation: buy PRR")
-    return {"type": "buy_share", "corp": corp, "source": source, "count": count or 1}
+    if percent is None:
+        return {"type": "buy_share", "corp": corp, "source": source, "count": count or 1}
+    if count not in (None, 1):
+        raise Unclear(f"a {percent}% certificate is bought alone: buy {corp} {percent}%")
+    return {"type": "buy_share", "corp": corp, "source": source, "count": 1, "percent": percent}
 
 
 def _without_bank(words: list[str]) -> list[str]:
@@ -157,6 +173,13 @@ def _one_source(current: str | None, new: str) -> str:
 
 
 def _number_after_symbol(word: str, number: int, corp: str) -> Unclear:
+    if number == _EXTRA_PERCENT:
+        return Unclear(
+            f"'{word}' after {corp} is not a number of shares; to buy a {number}% certificate "
+            f"write 'buy {corp} {number}%' (where the game has one), to start {corp} at "
+            f"${number} 'par {corp} {number}'",
+            suggestions=[f"buy {corp} {number}%", f"par {corp} {number}"],
+        )
     if number > _MAX_COUNT:
         return Unclear(
             f"'{word}' after {corp} is not a number of shares; to start {corp} at ${number} "

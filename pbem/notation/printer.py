@@ -43,7 +43,8 @@ def _par(a: Action) -> str:
 
 def _buy_share(a: Action) -> str:
     count = a.get("count", 1)
-    return _words("buy", count if count != 1 else None, a["corp"], a.get("source"))
+    size = f"{a['percent']}%" if a.get("percent") else None
+    return _words("buy", count if count != 1 else None, a["corp"], size, a.get("source"))
 
 
 def _sell(a: Action) -> str:

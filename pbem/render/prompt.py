@@ -289,7 +289,8 @@ def buy_shares(state: GameState, moves: list[Move]) -> list[Offer]:
         for m in group:
             a = m["action"]
             count = f" (1 to {m['max']} shares)" if m.get("max", 1) > 1 else ""
-            items.append(f"{a['corp']} {money(m.get('price'))}{count}")
+            size = f" {a['percent']}%" if a.get("percent") else ""  # (1830 V-6.5)
+            items.append(f"{a['corp']}{size} {money(m.get('price'))}{count}")
         result.append(Offer(text({"action": first}), f"{where}: " + ", ".join(items), first))
     return result
 

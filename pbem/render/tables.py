@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
-from pbem.engine.shares import certificate_count, certificate_limit
+from pbem.engine.shares import certificate_count, certificate_limit, extra_indexes
 from pbem.engine.state import IPO, POOL, GameState, holder_name, player_holder
 from pbem.engine.trains import bank_offers, left_in_bank
 
@@ -78,12 +78,37 @@ def is_closed(state: GameState, corp: str) -> bool:
 
 
 def share_cell(state: GameState, corp: str, name: str) -> str:
-    """"60P": percent, P president, ! held over the share limit by price protection."""
+    """"60P": percent, P president, + with a certificate larger than a share (1830
+    V-6.5), ! held over the share limit by price protection."""
     pct = state.percent(corp, player_holder(name))
     if not pct:
         return "."
     over = "!" if corp in over_limit(state).get(name, []) else ""
-    return (f"{pct}P" if state.president(corp) == name else str(pct)) + over
+    larger = "+" if extra_indexes(state, corp, player_holder(name)) else ""
+    return (f"{pct}P" if state.president(corp) == name else str(pct)) + larger + over
+
+
+def larger_certificates(state: GameState) -> list[tuple[str, int, str]]:
+    """(corporation, percent, holder) of each certificate larger than a share besides
+    the president's (1830 V-6.5: the Erie's extra 20%), of the open companies."""
+    found = []
+    for sym, corp in state.corps.items():
+        if is_closed(state, sym):
+            continue
+        for index, size in enumerate(state.rules.cert_percents(sym)):
+            if index > 0 and size > state.rules.ordinary_percent:
+                found.append((sym, size, corp.certs[index]))
+    return found
+
+
+def larger_certificate_lines(state: GameState) -> list[str]:
+    """Where each certificate larger than a share is: "ERIE's extra 20% certificate
+    (V-6.5): in the initial offering." """
+    places = {IPO: "in the initial offering", POOL: "in the bank pool"}
+    text = " ".join(f"{sym}'s extra {size}% certificate: "
+                    f"{places.get(holder) or 'held by ' + holder_name(holder)}."
+                    for sym, size, holder in larger_certificates(state))
+    return textwrap.wrap(text, WIDTH) if text else []
 
 
 def over_limit(state: GameState) -> dict[str, list[str]]:
@@ -116,11 +141,15 @@ def players_table(state: GameState, viewer: str | None = None) -> list[str]:
     lines = table(player_rows(state, viewer), left={0, -1})
     notes = "* priority deal; shares in percent, P president; worth = cash + shares " \
             "at market + privates at face value"
+    sizes = sorted({size for _, size, _ in larger_certificates(state)})
+    if sizes:
+        notes += f"; + with an extra {'/'.join(map(str, sizes))}% certificate (one certificate)"
     if any(over_limit(state).values()):
         notes += "; ! held over the share limit through price protection"
     if any(HIDDEN in row[1] for row in player_rows(state, viewer)[1:]):
         notes += "; ? hidden by the game's visibility option"
-    return lines + textwrap.wrap(notes + ".", WIDTH) + limit_lines(state)
+    return lines + textwrap.wrap(notes + ".", WIDTH) + larger_certificate_lines(state) + \
+        limit_lines(state)
 
 
 def limit_lines(state: GameState) -> list[str]:
@@ -338,7 +367,9 @@ def holdings_text(state: GameState, viewer: str) -> str:
         pct = state.percent(corp, holder)
         if pct and not is_closed(state, corp):
             role = " president" if state.president(corp) == viewer else ""
-            shares.append(f"{corp} {pct}%{role} at {money(state.price(corp))}")
+            larger = "".join(f" (with the {state.cert_percent(corp, i)}% certificate)"
+                             for i in extra_indexes(state, corp, holder))
+            shares.append(f"{corp} {pct}%{role}{larger} at {money(state.price(corp))}")
     player = state.player(viewer)
     text = (f"{viewer}: {money(player.cash)}, {certificate_count(state, viewer)}/"
             f"{certificate_limit(state)} certificates, worth {money(worth(state, viewer))}; "

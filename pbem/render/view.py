@@ -19,6 +19,17 @@ from .stateinfo import sees_corp_cash, sees_player_cash, tokens_left, worth
 round_name = _tables.round_name
 
 
+def extra_certificates(state: GameState, sym: str) -> dict[str, Any]:
+    """1830 V-6.5: where each certificate larger than a share is ("ipo", "pool" or the
+    player's name); nothing for a company without one."""
+    if not state.rules.has_larger_certificates(sym):
+        return {}
+    unit = state.rules.ordinary_percent
+    found = [{"percent": size, "holder": holder_name(state.corps[sym].certs[i])}
+             for i, size in enumerate(state.rules.cert_percents(sym)) if i > 0 and size > unit]
+    return {"extra_certificates": found}
+
+
 def state_json(state: GameState, legal_text: Callable[[dict[str, Any]], str] | None = None,
                viewer: str | None = None) -> dict[str, Any]:
     """The state as JSON-ready data; with ``viewer``, cash the game hides from him is None."""
@@ -54,6 +65,7 @@ def state_json(state: GameState, legal_text: Callable[[dict[str, Any]], str] | N
             "operated": c.operated,
             "trains": list(c.trains),
             "tokens_left": tokens_left(state, sym)[0],
+            **extra_certificates(state, sym),
         })
     privates = [
         {"symbol": sym, "owner": None if pr.owner == "bank" else holder_name(pr.owner),

@@ -96,6 +96,12 @@ class Map:
             table[coord] = tuple(o if o in self.hexes else None for o in found)
         return table
 
+    @cached_property
+    def path_nodes_memo(self) -> dict[tuple[str, int, int], Any]:
+        """track.path_nodes' memo: per (hex, tile, rotation) the track graph's nodes
+        of the tile's paths (the map holds its tiles, so their ids stay theirs)."""
+        return {}
+
     def side(self, coord: str, edge: int) -> tuple[str, int]:
         """The side of `coord` across `edge` named from the hex that sorts first (by
         row, then column), so that both hexes of a side name it alike: (hex, edge)."""

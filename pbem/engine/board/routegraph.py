@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from . import hexes
 from .closures import closures
 from .map import BoardState, Map, tile_at
-from .track import Node, TrackGraph
+from .track import Node, TrackGraph, station_region
 
 #: Bounds (ahead) remembered per graph; the memo is emptied when it reaches this size.
 AHEAD_MEMO = 100_000
@@ -59,8 +60,11 @@ class RouteGraph:
         column: str | int,
         values: Mapping[StopKey, int] | None = None,
         track: TrackGraph | None = None,
+        whole: bool = False,
     ) -> None:
-        """`track`: the TrackGraph of the board, when the caller has it."""
+        """`track`: the TrackGraph of the board, when the caller has it.  `whole`: the
+        whole board's track; else only the region of `corp`'s stations (see station_region):
+        every legal route of `corp` is there, and the stops outside have no number."""
         if isinstance(column, int):
             column = board_map.revenue_columns[column]
         self.column = column
@@ -71,19 +75,25 @@ class RouteGraph:
         self.board = board = graph.board  # a copy: the board may change after
         segments = graph.segments
         self.n_segments = len(segments)
+        #: whether the graph holds all the board's track, or only the region of the
+        #: company's stations (own: its segments; see station_region)
+        self.whole = whole
+        self.own: set[int] = (set(range(len(segments))) if whole
+                               else station_region(graph, corp))
+        nodes = {n for seg in self.own for n in segments[seg].ends}
 
         # stops with track, numbered by value (highest first)
         found: list[tuple[int, tuple[int, int], int, StopKey, str]] = []
-        for coord in board_map.hexes:
-            tile, _ = tile_at(board_map, board, coord)
-            for index, stop in enumerate(tile.stops):
-                if ("stop", coord, index) not in graph.at:
-                    continue
-                value = stop.value(column)
-                if values is not None and (coord, index) in values:
-                    value = values[(coord, index)]
-                found.append((-value, hexes.coord_sort_key(coord), index, (coord, index),
-                              stop.kind))
+        for node in nodes:
+            if node[0] != "stop":
+                continue
+            coord, index = node[1], node[2]
+            stop = tile_at(board_map, board, coord)[0].stops[index]
+            value = stop.value(column)
+            if values is not None and (coord, index) in values:
+                value = values[(coord, index)]
+            found.append((-value, hexes.coord_sort_key(coord), index, (coord, index),
+                          stop.kind))
         found.sort()
         self.stops: list[StopKey] = [f[3] for f in found]
         self.kinds: list[str] = [f[4] for f in found]
@@ -103,28 +113,32 @@ class RouteGraph:
             areas[name] if name is not None else 1 << number
             for number, name in enumerate(self.area_name)
         ]
-        self._value_tables = _value_tables(self.value)
         self._ahead: dict[tuple[int, int, int | None, int, int], tuple[int, int]] = {}
 
-        # track bits: segments 0..n-1, then one bit per side node
+        # track bits: segments 0..n-1, then one bit per side node (in the track graph's
+        # order, so that a region's bits compare as the whole board's do)
         side_bits: dict[Node, int] = {}
         for node in graph.at:
-            if node[0] == "side":
+            if node[0] == "side" and node in nodes:
                 side_bits[node] = 1 << (self.n_segments + len(side_bits))
         self.arrive: list[Node] = [n for seg in segments for n in (seg.ends[1], seg.ends[0])]
         self._side_bit = [side_bits.get(node, 0) for node in self.arrive]
-        self._succ: list[list[int]] = [
-            [self.state(nxt, node) for nxt in graph.onward(i // 2, node, corp)]
-            for i, node in enumerate(self.arrive)
-        ]
+        own = sorted(self.own)
+        self._succ: list[list[int]] = [[] for _ in self.arrive]
+        for seg in own:
+            for state in (2 * seg, 2 * seg + 1):
+                node = self.arrive[state]
+                self._succ[state] = [self.state(nxt, node)
+                                     for nxt in graph.onward(seg, node, corp)]
         self._cstate: dict[int, int] = {}
         self._cstate_state: list[int] = []
         self.moves: list[list[Move]] = []
         self._leave: dict[int, list[Move]] = {}
         pending: list[int] = []
-        for start in range(len(self.arrive)):
-            if self._is_decision(start):
-                self._cid(start, pending)
+        for seg in own:
+            for start in (2 * seg, 2 * seg + 1):
+                if self._is_decision(start):
+                    self._cid(start, pending)
         while pending:
             cid = pending.pop()
             state = self._cstate_state[cid]
@@ -215,7 +229,7 @@ class RouteGraph:
             pending: list[int] = []  # stays empty: every decision state has its cstate
             moves = [
                 m for m in (self._follow(self.state(seg, node), pending)
-                            for seg in self.graph.at.get(node, []))
+                            for seg in self.graph.at.get(node, []) if seg in self.own)
                 if m is not None
             ]
             moves.sort(key=self._order)
@@ -368,6 +382,25 @@ class RouteGraph:
             total += value[low.bit_length() - 1]
             count -= 1
         return total
+
+    @cached_property
+    def sources(self) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+        """The moves read backwards: per junction cstate, the cstates with a move ending
+        there; per stop, the cstates with a move arriving at it (search.toward)."""
+        into: dict[int, list[int]] = {}
+        into_stop: dict[int, list[int]] = {}
+        for cid, options in enumerate(self.moves):
+            for m in options:
+                if m.stop >= 0:
+                    into_stop.setdefault(m.stop, []).append(cid)
+                else:
+                    into.setdefault(m.end, []).append(cid)
+        return into, into_stop
+
+    @cached_property
+    def _value_tables(self) -> list[list[int]]:
+        """For top_value of all the stops of a mask (made when first asked: diesels)."""
+        return _value_tables(self.value)
 
     def top_value(self, mask: int, count: int | None) -> int:
         """The sum of the `count` most valuable stops in `mask` (None: all of them)."""

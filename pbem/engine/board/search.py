@@ -29,8 +29,9 @@ from __future__ import annotations
 import bisect
 import itertools
 import operator
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from .map import BoardState, Map, tile_at
 from .routegraph import Move, RouteGraph, StopKey
@@ -181,6 +182,10 @@ class _TooMany(Exception):
     """More routes than a listing may hold (see RouteSearch.routes, `most`)."""
 
 
+#: what RouteSearch.routes remembers for a listing that raised _TooMany
+_TOO_MANY: list[_Found] = []
+
+
 class RouteSearch:
     """Routes of one corporation on one position (see docs/routes.md).
 
@@ -208,6 +213,7 @@ class RouteSearch:
         self._union: dict[tuple[int, int], int] = {}
         self._sure: dict[tuple[int, ...], int] = {}
         self._ways: dict[tuple[int, int], list[tuple[list[int], int]] | None] = {}
+        self._routes: dict[tuple[Reach, int, int, bool, int | None], list[_Found]] = {}
 
     # -- next stops ----------------------------------------------------------------------------
 
@@ -233,16 +239,9 @@ class RouteSearch:
         good = self._toward.get(b)
         if good is not None:
             return good
-        into: dict[int, list[int]] = {}
-        good = set()
-        work: list[int] = []
-        for cid, options in enumerate(self.graph.moves):
-            for m in options:
-                if m.stop == b and cid not in good:
-                    good.add(cid)
-                    work.append(cid)
-                elif m.stop < 0:
-                    into.setdefault(m.end, []).append(cid)
+        into, into_stop = self.graph.sources
+        good = set(into_stop.get(b, ()))
+        work = list(good)
         while work:
             for source in into.get(work.pop(), []):
                 if source not in good:
@@ -314,6 +313,24 @@ class RouteSearch:
         self, reach: Reach, threshold: int, used: int = 0, best: bool = False,
         most: int | None = None,
     ) -> list[_Found]:
+        """_routes(...), remembered: the steps of best_routes ask the same again (the
+        greedy totals, each train kept off a station exit), a light position's search
+        mostly.  A new list each time (callers sort theirs)."""
+        key = (reach, threshold, used | self.blocked, best, most)
+        got = self._routes.get(key)
+        if got is None:
+            try:
+                got = self._routes[key] = self._search(reach, threshold, used, best, most)
+            except _TooMany:
+                got = self._routes[key] = _TOO_MANY
+        if got is _TOO_MANY:
+            raise _TooMany
+        return list(got)
+
+    def _search(
+        self, reach: Reach, threshold: int, used: int = 0, best: bool = False,
+        most: int | None = None,
+    ) -> list[_Found]:
         """Every stop sequence of a legal route of a train of `reach` (at most so many
         stops; a plus train: so many of each kind)
         with revenue >= `threshold` on track not in `used`, each once (one direction),
@@ -347,6 +364,7 @@ class RouteSearch:
         # next stops ignore `used`: each step checks that some way avoids it
         after_memo = self._after_free
         common, free_way = self.common, self.free_way
+        common_memo = self._common
 
         def left(k: int) -> int | None:
             return None if limit is None else limit - k
@@ -402,10 +420,13 @@ class RouteSearch:
             nonlocal nodes
             if k >= cap:
                 return
+            rest = None if limit is None else limit - k - 1
             for y, arrivals in options:
                 if (1 << y) & stops:
                     continue
-                sure = common(prev, y)
+                sure = common_memo.get((prev, y))
+                if sure is None:
+                    sure = common(prev, y)
                 if sure & must or used and not free_way(prev, y, must):
                     continue  # two legs would need the same track
                 nodes += 1
@@ -417,7 +438,7 @@ class RouteSearch:
                     emit(total, stops2)
                 if k + 1 < cap and not blocks[y]:
                     nxt, nxt_mask = after(arrivals)
-                    bound, _ = ahead(nxt_mask, stops2, left(k + 1), 1, 1 << y)
+                    bound, _ = ahead(nxt_mask, stops2, rest, 1, 1 << y)
                     if rev2 + e1 + eb1 + bound >= thr:
                         second(nxt, stops2, k + 1, rev2, e1, y, must | sure)
                 second_half.pop()
@@ -429,10 +450,13 @@ class RouteSearch:
             nonlocal nodes
             if k + 1 >= cap:
                 return  # the second half needs a stop too
+            more = None if limit is None else limit - k - 1
             for y, arrivals in options:
                 if (1 << y) & stops:
                     continue
-                sure = common(prev, y)
+                sure = common_memo.get((prev, y))
+                if sure is None:
+                    sure = common(prev, y)
                 if sure & must or used and not free_way(prev, y, must):
                     continue
                 nodes += 1
@@ -440,12 +464,12 @@ class RouteSearch:
                 stops2 = stops | area[y]
                 e1 = end_bonus[y]
                 first_half.append(y)
-                bound, reach = ahead(rest_next, stops2, left(k + 1), 1, 1 << station)
+                bound, reach = ahead(rest_next, stops2, more, 1, 1 << station)
                 if reach and rev2 + e1 + eb1 + bound >= thr:
                     second(rest, stops2, k + 1, rev2, e1, station, must | sure)
                 if k + 2 < cap and not blocks[y]:
                     nxt, nxt_mask = after(arrivals)
-                    bound, _ = ahead(nxt_mask | rest_next, stops2, left(k + 1), 2,
+                    bound, _ = ahead(nxt_mask | rest_next, stops2, more, 2,
                                      1 << y | 1 << station)
                     if rev2 + eb2 + bound >= thr:
                         first(nxt, stops2, k + 1, rev2, rest, rest_next, y, must | sure)
@@ -597,18 +621,23 @@ def _reach_key(reach: Reach) -> tuple[int, int]:
             reach[1] if isinstance(reach, tuple) else -1)
 
 
-#: what makes the RouteGraph of a position: RouteGraph itself, or a caller's function
-#: that keeps them (the engine's orrun.route_graph)
-GraphMaker = Callable[[Map, BoardState, str, str | int, Mapping[StopKey, int] | None],
-                      RouteGraph]
+class GraphMaker(Protocol):
+    """What makes the RouteGraph of a position: RouteGraph itself, or a caller's
+    function that keeps them (the engine's orrun.route_graph)."""
+
+    def __call__(self, board_map: Map, board: BoardState, corp: str, column: str | int,
+                 values: Mapping[StopKey, int] | None = None, *,
+                 whole: bool = False) -> RouteGraph: ...
 
 
 def search_for(
     board_map: Map, board: BoardState, corp: str, column: str | int, rules: RevenueRules,
-    make_graph: GraphMaker = RouteGraph,
+    make_graph: GraphMaker = RouteGraph, whole: bool = False,
 ) -> RouteSearch:
+    """The search of `corp`'s routes (on its stations' region of the track; `whole`:
+    on all of it, see RouteGraph)."""
     graph = make_graph(board_map, board, corp, column,
-                       rules.stop_values(board_map, board, column))
+                       rules.stop_values(board_map, board, column), whole=whole)
     return RouteSearch(graph, rules)
 
 
@@ -655,6 +684,7 @@ def best_connection_run(
     home: StopKey | str,
     destination: StopKey | str,
     rules: RevenueRules | None = None,
+    make_graph: GraphMaker = RouteGraph,
 ) -> ConnectionRun | None:
     """The best 1870 connection run ("one train must run from the starting city to the
     destination and may not run beyond either location ... The company's other trains
@@ -667,7 +697,7 @@ def best_connection_run(
     of a better total, each of its tracks; the other trains run their best around it.
     """
     rules = rules or RevenueRules()
-    search = search_for(board_map, board, corp, column, rules)
+    search = search_for(board_map, board, corp, column, rules, make_graph)
     g = search.graph
     ends = [_per_stop(board_map, board, {key: 0}) for key in (home, destination)]
     if any(len(e) != 1 for e in ends):
@@ -762,14 +792,7 @@ def best_routes(search: RouteSearch, trains: list[TrainSpec]) -> list[Route | No
     for start in range(n):
         if start and dist[start] == dist[start - 1] or best_total >= sum(upper):
             continue
-        tops: list[_Found] = []
-        for slack in range(0, GREEDY_SLACK + 1, 10):
-            try:
-                tops = search.routes(dist[start], max(upper[start] - slack, 1),
-                                     most=GREEDY_STARTS)
-            except _TooMany:
-                break
-        tops.sort(key=lambda f: (-f[0], f[3]))
+        tops = _greedy_starts(search, dist[start], upper[start])
         for top in tops:
             if top[0] + sum(upper) - upper[start] <= best_total:
                 break
@@ -793,7 +816,10 @@ def best_routes(search: RouteSearch, trains: list[TrainSpec]) -> list[Route | No
                     if not move.track & mine[1] or (dist[start], move.track) in tried:
                         continue
                     tried.add((dist[start], move.track))
-                    got = search.routes(dist[start], 1, move.track, best=True)
+                    # only a route that could raise the best total matters (the best
+                    # route found is the same with a higher threshold when it makes it)
+                    need = max(1, best_total + 1 - (sum(upper) - upper[start]))
+                    got = search.routes(dist[start], need, move.track, best=True)
                     if got and got[0][0] + sum(upper) - upper[start] > best_total:
                         total, taken = greedy(start, got[0])
                         if total > best_total:
@@ -809,6 +835,22 @@ def best_routes(search: RouteSearch, trains: list[TrainSpec]) -> list[Route | No
             index = order[position]
             routes[index] = search.route(found, trains[index][0])
     return routes
+
+
+def _greedy_starts(search: RouteSearch, reach: Reach, upper: int) -> list[_Found]:
+    """The routes a greedy total starts from: those earning at least `upper` - slack,
+    for the largest slack (0, 10, ... GREEDY_SLACK) that lists at most GREEDY_STARTS;
+    best first.  Tried from the largest slack down: a listing with a lower threshold
+    holds the routes of one with a higher threshold, found by the same steps (a branch
+    holding a route is never cut below its revenue), so it lists the same routes."""
+    for slack in range(GREEDY_SLACK - GREEDY_SLACK % 10, -1, -10):
+        try:
+            tops = search.routes(reach, max(upper - slack, 1), most=GREEDY_STARTS)
+        except _TooMany:
+            continue
+        tops.sort(key=lambda f: (-f[0], f[3]))
+        return tops
+    return []
 
 
 def _revenue(found: _Found | None) -> int:

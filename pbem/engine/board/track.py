@@ -14,7 +14,7 @@ side or stop twice.  reachable() finds everything a corporation's routes reach.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -264,6 +264,28 @@ class Segment:
         return self.ends[1] if node == self.ends[0] else self.ends[0]
 
 
+def path_nodes(board_map: Map, coord: str, tile: Tile, rotation: int
+               ) -> tuple[tuple[Node, Node], ...]:
+    """The nodes at both ends of each path of `tile` laid on `coord` at `rotation`
+    (remembered by the map: a track graph is made for every position)."""
+    key = (coord, id(tile), rotation)
+    memo = board_map.path_nodes_memo
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(
+            (_node(board_map, coord, a.kind, a.n), _node(board_map, coord, b.kind, b.n))
+            for a, b in tile.rotated_paths(rotation))
+    return found  # type: ignore[no-any-return]
+
+
+def _node(board_map: Map, coord: str, kind: str, n: int) -> Node:
+    """The node of a tile's path end ("stop" or "edge" `n`) on `coord`."""
+    if kind == "stop":
+        return ("stop", coord, n)
+    name, edge = board_map.side(coord, n)
+    return ("side", name, edge)
+
+
 class TrackGraph:
     """The track on the board as segments between stops and hex sides (of the board as
     it is when the graph is made: it keeps a copy, so a graph may be kept for a board
@@ -280,18 +302,14 @@ class TrackGraph:
             for index, stop in enumerate(tile.stops):
                 tokens = board.tokens_at(coord, index)
                 self._closed[("stop", coord, index)] = (stop.kind, stop.slots, tokens)
-            for index, (a, b) in enumerate(tile.rotated_paths(rotation)):
-                ends = (self.node(coord, a.kind, a.n), self.node(coord, b.kind, b.n))
+            for index, ends in enumerate(path_nodes(board_map, coord, tile, rotation)):
                 self.at.setdefault(ends[0], []).append(len(self.segments))
                 self.at.setdefault(ends[1], []).append(len(self.segments))
                 self.segments.append(Segment(coord, index, ends))
 
     def node(self, coord: str, kind: str, n: int) -> Node:
         """The node of a tile's path end ("stop" or "edge" `n`) on `coord`."""
-        if kind == "stop":
-            return ("stop", coord, n)
-        name, edge = self.map.side(coord, n)
-        return ("side", name, edge)
+        return _node(self.map, coord, kind, n)
 
     def blocks(self, node: Node, corp: str | None) -> bool:
         """A route may not pass through this node (it may still start or end there)."""
@@ -369,6 +387,31 @@ def _reach(graph: TrackGraph, segs: set[int], starts: list[Node], exact: bool) -
     return Reach(frozenset(paths), frozenset(stops), frozenset(edges), exact)
 
 
+def station_region(graph: TrackGraph, corp: str) -> set[int]:
+    """The segments of the region of `corp`'s stations: the track joined to one of them
+    through nodes a route may pass (sides, stops that do not block `corp`; a stop that
+    blocks is in the region, the track beyond it is not, unless joined to a station
+    another way).  Every legal route of `corp` runs in its region (a route passes a
+    station and passes no stop that blocks), and so does every way between two stops
+    of the region that a route may take."""
+    starts: list[Node] = [("stop", c, i) for c, i in graph.board.route_stations(corp)]
+    seen = set(starts)
+    segs: set[int] = set()
+    at, segments = graph.at, graph.segments
+    while starts:
+        node = starts.pop()
+        for seg in at.get(node, ()):
+            if seg in segs:
+                continue
+            segs.add(seg)
+            other = segments[seg].other(node)
+            if other not in seen:
+                seen.add(other)
+                if not graph.blocks(other, corp):
+                    starts.append(other)
+    return segs
+
+
 class RouteMoves:
     """The moves of a corporation's routes on a track graph.  A state is a segment
     travelled in one direction: state 2*s arrives at the second end of segment s,
@@ -382,28 +425,42 @@ class RouteMoves:
         self.corp = corp
         segments = graph.segments
         self.arrive: list[Node] = [n for seg in segments for n in (seg.ends[1], seg.ends[0])]
-        self.succ: list[list[int]] = [
-            [self.state(nxt, node) for nxt in graph.onward(i // 2, node, corp)]
-            for i, node in enumerate(self.arrive)
-        ]
+        #: the states of the region of the corporation's stations (station_region), in
+        #: order: the searches start from its stations, so no walk leaves them; the
+        #: other states lead nowhere here
+        self.states = [v for seg in sorted(station_region(graph, corp))
+                       for v in (2 * seg, 2 * seg + 1)]
+        self.succ: list[list[int]] = [[] for _ in self.arrive]
         self.bit: dict[Node, int] = {}
-        for node in self.arrive:
+        self.node_bit = [0] * len(self.arrive)
+        for v in self.states:
+            node = self.arrive[v]
+            self.succ[v] = [self.state(nxt, node) for nxt in graph.onward(v // 2, node, corp)]
             if node not in self.bit:
                 self.bit[node] = 1 << len(self.bit)
-        self.node_bit = [self.bit[node] for node in self.arrive]
+            self.node_bit[v] = self.bit[node]
 
     @cached_property
     def segment_walks(self) -> list[int]:
         """For each state, the bit set of segments some walk from it travels (itself
-        included)."""
-        own = [1 << (v // 2) for v in range(len(self.succ))]
-        return closures(own, [[(w, 0) for w in ws] for ws in self.succ])
+        included; 0 outside the region)."""
+        return self._walks(lambda v: 1 << (v // 2))
 
     @cached_property
     def state_walks(self) -> list[int]:
-        """For each state, the bit set of the states some walk from it takes."""
-        own = [1 << v for v in range(len(self.succ))]
-        return closures(own, [[(w, 0) for w in ws] for ws in self.succ])
+        """For each state, the bit set of the states some walk from it takes (0 outside
+        the region)."""
+        return self._walks(lambda v: 1 << v)
+
+    def _walks(self, own: Callable[[int], int]) -> list[int]:
+        states, succ = self.states, self.succ
+        index = {v: i for i, v in enumerate(states)}
+        found = closures([own(v) for v in states],
+                         [[(index[w], 0) for w in succ[v]] for v in states])
+        result = [0] * len(succ)
+        for v, bits in zip(states, found, strict=True):
+            result[v] = bits
+        return result
 
     def state(self, seg: int, start: Node) -> int:
         """The state of travelling `seg` away from `start`."""

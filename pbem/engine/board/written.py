@@ -60,6 +60,11 @@ class _Fail(Exception):
         self.message = message
 
 
+class _Outside(Exception):
+    """A written stop has track outside the region of the company's stations (the
+    RouteGraph has no number for it): check_run checks on the whole board's track."""
+
+
 @dataclass
 class _Written:
     train: str
@@ -89,10 +94,16 @@ def check_run(
     """
     rules = rules or RevenueRules()
     search = search_for(board_map, board, corp, column, rules, make_graph)
-    graph = search.graph
     untracked: dict[StopKey, int] = {}
-    written = _read_written(board_map, board, corp, trains, explicit, graph, untracked,
-                            cite)
+    try:
+        written = _read_written(board_map, board, corp, trains, explicit, search.graph,
+                                untracked, cite)
+    except _Outside:  # the whole board's track, for the same sentences as on the region
+        search = search_for(board_map, board, corp, column, rules, make_graph, whole=True)
+        untracked = {}
+        written = _read_written(board_map, board, corp, trains, explicit, search.graph,
+                                untracked, cite)
+    graph = search.graph
 
     readings = list(itertools.product(*(itertools.product(*w.options) for w in written)))
     results: list[list[tuple[list[int], list[int]]]] = []
@@ -229,6 +240,8 @@ def _read_stop(
         key = (coord, i)
         if key in graph.number:
             numbers.append(graph.number[key])
+        elif not graph.whole and ("stop", coord, i) in graph.graph.at:
+            raise _Outside
         else:
             numbers.append(untracked.setdefault(key, -1 - len(untracked)))
     return numbers

@@ -19,7 +19,8 @@ UNITS = [
                 "buy SV in the private auction buys that private at its price (buy alone: "
                 "the cheapest); in a stock round buy PRR buys one share from the initial "
                 "offering, buy PRR pool one from the bank pool, buy 3 NYC pool several in the "
-                "brown zone; a buy ends your turn unless you may still sell (in 1830 from stock "
+                "brown zone, buy ERIE 20% the Erie's extra 20% certificate (1830 option "
+                "erie_20); a buy ends your turn unless you may still sell (in 1830 from stock "
                 "round 2): then done ends it, so buy PRR; done is one turn in one mail (the "
                 "your-turn mail shows which).",
                 elsewhere=((AUCTION, "buy SV"), (STOCK, "buy PRR pool"))),

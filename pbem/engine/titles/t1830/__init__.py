@@ -45,6 +45,7 @@ CITATIONS = {
     "stock_turn": "1830 5.0",
     "sell": "1830 5.1",
     "buy": "1830 5.2",
+    "extra_certificate": "1830 V-6.5",
     "turn": "1830 6.1",
     "track": "1830 6.2",
     "private_hexes": "1830 6.2.1",

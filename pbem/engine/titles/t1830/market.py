@@ -26,7 +26,7 @@ from __future__ import annotations
 from ...context import Ctx
 from ...facts import Note
 from ...market import rows_down
-from ...shares import sell_to_pool
+from ...shares import sale_plan, sell_to_pool
 from ...state import GameState, player_holder
 from ...trains import left_in_bank
 
@@ -80,11 +80,22 @@ def rows_for_sale(state: GameState, seller: str, corp: str, count: int) -> int:
     return count
 
 
+def sale_blocks(state: GameState, seller: str, corp: str, count: int) -> list[int]:
+    """The sales ``count`` shares make: one block, or one share at a time (V-6.2); a
+    20% certificate (V-6.5) whose half cannot be sold (no 10% share in the pool to
+    give back in change) is sold whole, its two shares as one sale."""
+    if not one_at_a_time(state):
+        return [count]
+    if count >= 2 and state.rules.has_larger_certificates(corp) and \
+            sale_plan(state, seller, corp, 1) is None:
+        return [2] + [1] * (count - 2)
+    return [1] * count
+
+
 def sell(ctx: Ctx, seller: str, corp: str, count: int, price_moves: bool = True) -> None:
     """A sale of ``count`` shares to the pool, in one block or one at a time."""
     state = ctx.state
-    blocks = [1] * count if one_at_a_time(state) else [count]
-    for size in blocks:
+    for size in sale_blocks(state, seller, corp, count):
         sell_to_pool(ctx, seller, corp, size, price_moves=price_moves,
                      rows=rows_for_sale(state, seller, corp, size))
 
@@ -98,10 +109,10 @@ def proceeds(state: GameState, seller: str, corp: str, count: int) -> int:
         return price * count
     market = state.rules.market
     total, (row, col) = 0, cell
-    for _ in range(count):
+    for size in sale_blocks(state, seller, corp, count):
         found = market.cell(row, col)
-        total += found.price if found else 0
-        row, col = rows_down(market, row, col, rows_for_sale(state, seller, corp, 1))
+        total += (found.price if found else 0) * size
+        row, col = rows_down(market, row, col, rows_for_sale(state, seller, corp, size))
     return total
 
 

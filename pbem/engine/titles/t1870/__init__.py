@@ -57,6 +57,8 @@ CITATIONS = {
     "stock_turn": "1870 Stock Round Summary, p.12",
     "sell": "1870 Selling Shares, p.13",
     "buy": "1870 Buying Shares, p.14",
+    # (1870 has no certificate larger than a share but the president's)
+    "extra_certificate": "1870 Buying Shares, p.14",
     "turn": "1870 Operating Round Summary, p.13",
     "track": "1870 Lay or Upgrade Track, p.19",
     "private_hexes": "1870 Private Companies, p.9",

@@ -76,7 +76,7 @@ def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
         return "the company has no president"
     if president != sale["president"]:
         return f"{president} became president by this sale"  # may not protect it (p.13)
-    if president == sale["seller"]:
+    if president == sale["seller"] and not own_sale_protectable(state):
         return f"{president} sold the shares"
     sold = state.round.get("sold", {}).get(president, [])
     if corp in sold and state.options.get("protect_after_selling", "no") != "yes":
@@ -90,23 +90,61 @@ def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
     return None
 
 
+def own_sale_protectable(state: GameState) -> bool:
+    """Option protect_own_forced_sale=yes (18xx.games): in an operating round the
+    president who made the forced sales may protect those of his own companies, the
+    rule against it speaking of shares sold "this stock round" (p.13; the site records
+    no operating round's sales as the player's); not with protect_after_selling=yes,
+    which excepts the president's own sale everywhere."""
+    return state.round.get("kind") == "operating" and \
+        state.options.get("protect_own_forced_sale", "no") == "yes" and \
+        state.options.get("protect_after_selling", "no") != "yes"
+
+
 def certificate_problem(state: GameState, president: str, sale: dict[str, Any]) -> str | None:
     """Protection keeps the token where it stood: if certificates count toward the limit
-    there, the shares bought count, and so do the president's own certificates of the
-    company if the sale had taken it into a section where they do not."""
-    counted_now = corp_counts_toward_limit(state, sale["corp"])
-    counted = counted_now
-    restored = state.rules.market.cell(sale["row"], sale["col"])
-    if restored is not None:
-        counted = not state.rules.zone_allows(restored.zone, "uncounted")
-    if not counted:
+    there, the shares bought count.  So do the president's certificates of every company
+    whose sale waits for its protection offer or answer (this one included): its token
+    moves only when protection is declined ("that company's share value token is moved
+    according to the normal share value token movement rules", p.13), so they count as
+    in the box it stood in before the sale, even where the sale took it into a section
+    whose certificates do not count."""
+    if not counted_before_sale(state, sale):
         return None
-    after, limit = certificate_count(state, president) + sale["count"], certificate_limit(state)
-    if not counted_now:
-        after += len(state.cert_indexes(sale["corp"], player_holder(president)))
+    after, limit = certificates_if_protected(state, president, sale), certificate_limit(state)
     if after > limit:
         return f"That would give you {after} certificates; the limit is {limit}."
     return None
+
+
+def certificates_if_protected(state: GameState, president: str, sale: dict[str, Any]) -> int:
+    """The president's certificates toward the limit once he has protected ``sale``."""
+    after = certificate_count(state, president) + sale["count"]
+    holder = player_holder(president)
+    for pending in pending_sales(state, sale):
+        if counted_before_sale(state, pending) and \
+                not corp_counts_toward_limit(state, pending["corp"]):
+            after += len(state.cert_indexes(pending["corp"], holder))
+    return after
+
+
+def counted_before_sale(state: GameState, sale: dict[str, Any]) -> bool:
+    """Whether certificates count toward the limit in the box the token stood in."""
+    cell = state.rules.market.cell(sale["row"], sale["col"])
+    if cell is None:
+        return corp_counts_toward_limit(state, sale["corp"])
+    return not state.rules.zone_allows(cell.zone, "uncounted")
+
+
+def pending_sales(state: GameState, sale: dict[str, Any]) -> list[dict[str, Any]]:
+    """``sale`` and the sales still waiting for protection, the first of each company."""
+    rnd = state.round
+    waiting = [sale] + ([rnd["protection"]] if rnd.get("protection") else []) + \
+        list(rnd.get("protection_queue") or [])
+    first: dict[str, dict[str, Any]] = {}
+    for each in waiting:
+        first.setdefault(each["corp"], each)
+    return list(first.values())
 
 
 def settle(ctx: Ctx, sale: dict[str, Any]) -> None:
