@@ -274,6 +274,26 @@ def test_3_1_option_private_trade_site_brown_pool_shares_of_one_company() -> Non
     assert t.pct("A", "NYC") == 40
 
 
+def test_3_1_option_private_trade_site_brown_ipo_shares_with_brown_buy_pool_and_ipo() -> None:
+    """Options private_trade=site and brown_buy=pool-and-ipo (the site's
+    multiple_brown_from_ipo): after the private company, brown-zone shares may still be
+    bought from the initial offering as well as from the pool (the site's
+    ``can_buy_multiple?`` asks for the pool only when ``multiple_buy_only_from_market?``;
+    found by differential testing, 1830 run 6 seed 7036)."""
+    t = first_sr(private_trade="site", brown_buy="pool-and-ipo")
+    t.act("A", "par", corp="NYC", price=67)
+    t.pass_all()
+    through_operating_rounds(t)
+    put_token(t, "NYC", 25)  # brown
+    while t.state.round["current"] != "A":
+        t.act(t.state.round["current"], "pass")
+    t.act("A", "buy_private", private="CS", **{"from": "B"}, price=5)
+    t.act("B", "accept")
+    t.act("A", "buy_share", corp="NYC", source="ipo", count=1)
+    t.act("A", "buy_share", corp="NYC", source="ipo", count=1)
+    assert t.pct("A", "NYC") == 40
+
+
 def test_3_1_no_sale_of_a_private_company_exchanged_meanwhile() -> None:
     """The MH exchanged while its sale waits for the seller's accept: there is nothing
     left to sell (found by differential testing)."""

@@ -83,10 +83,19 @@ def more_after_private(state: GameState, corp: str | None) -> bool:
 
 def buys_after_private(state: GameState, name: str) -> list[dict[str, Any]]:
     """The share purchases still open after a private company bought (more_after_private):
-    from the bank pool, of a company in a zone where several may be bought."""
+    from the bank pool (option brown_buy=pool-and-ipo: or the initial offering), of a
+    company in a zone where several may be bought."""
+    sources = multi_buy_sources(state)
     return [m for m in buy_moves(state, name) if m["action"]["type"] == "buy_share"
-            and m["action"]["source"] == "pool"
+            and m["action"]["source"] in sources
             and may_buy_now(state, m["action"]["corp"]) is None]
+
+
+def multi_buy_sources(state: GameState) -> tuple[str, ...]:
+    """Where several shares of a brown-zone company may be bought in one turn: the bank
+    pool (5.2), and the initial offering with option brown_buy=pool-and-ipo (18xx.games'
+    multiple_brown_from_ipo)."""
+    return ("pool", "ipo") if state.options.get("brown_buy") == "pool-and-ipo" else ("pool",)
 
 
 def buy_blockers(state: GameState, name: str, corp: str, count: int, counted: bool,
@@ -177,7 +186,8 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int,
     if size != unit:
         require_larger_certificate(state, corp, source, size, count)
     where = choose_source(state, corp, source, size)
-    require(not (state.round["turn"]["bought"] and where == IPO), "After a private company "
+    require(not (state.round["turn"]["bought"] and where == IPO
+                 and "ipo" not in multi_buy_sources(state)), "After a private company "
             "bought this turn, only shares from the bank pool (option private_trade=site).",
             cite(ctx.state, "multi_buy"))
     place = "the initial offering" if where == IPO else "the bank pool"
@@ -187,8 +197,7 @@ def buy_share(ctx: Ctx, corp: str, source: str | None, count: int,
             cite(ctx.state, "buy"))
     if count > 1:
         multi = state.rules.zone_allows(state.zone(corp), "multi_buy")
-        from_ipo_ok = state.options.get("brown_buy") == "pool-and-ipo"
-        require(multi and (where == POOL or from_ipo_ok),
+        require(multi and (where == POOL or "ipo" in multi_buy_sources(state)),
                 f"You may buy several shares at once only from the bank pool of a corporation "
                 f"whose share value is in the brown zone; {corp} is at ${state.price(corp)}.",
                 cite(ctx.state, "multi_buy"))
