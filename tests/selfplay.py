@@ -60,21 +60,48 @@ def replay_matches(game: SelfPlay) -> None:
     assert state.clone().to_dict() == state.to_dict()
 
 
+#: the self-play games that play every choice of every option between them (option_set)
+COVERING = 4
+
+
 def option_set(title: str, n: int) -> dict[str, str]:
-    """The options of self-play game ``n``.  Games 0 to 3: option number k takes its
-    choice number (n + k) modulo its number of choices, so that together they play every
-    choice of every option with up to four (and, with the base game's own test, the
-    rest); later games (the sweep): a choice drawn at random for each option.  A value
-    that cannot go with those before it (Title.incompatible) gives way to the option's
-    default."""
+    """The options of self-play game ``n``.  Games 0 to COVERING - 1 play every choice of
+    every option between them (with the base game's own test): option number k tries its
+    choices from number (n + k) modulo its number of choices on, those no earlier game
+    played first, and takes the first that goes with the options before it
+    (Title.incompatible).  Later games (the sweep): a choice drawn at random for each
+    option, the option's default where it cannot go with those before it."""
     rules = load_title(title)
+    if n < COVERING:
+        return _covering_set(title, n)
     rng = random.Random(n)
     chosen: dict[str, str] = {}
-    for k, (key, opt) in enumerate(sorted(rules.options.items())):
-        chosen[key] = opt.choices[(n + k) % len(opt.choices)] if n < 4 else \
-            rng.choice(opt.choices)
-        try:
-            rules.resolve_options(chosen)
-        except SetupError:
+    for key, opt in sorted(rules.options.items()):
+        chosen[key] = rng.choice(opt.choices)
+        if not _compatible(title, chosen):
             chosen[key] = opt.default
     return chosen
+
+
+def _covering_set(title: str, n: int) -> dict[str, str]:
+    rules = load_title(title)
+    earlier = [_covering_set(title, m) for m in range(n)]
+    chosen: dict[str, str] = {}
+    for k, (key, opt) in enumerate(sorted(rules.options.items())):
+        played = {options[key] for options in earlier}
+        turn = [opt.choices[(n + k + i) % len(opt.choices)] for i in range(len(opt.choices))]
+        for choice in [c for c in turn if c not in played] + [c for c in turn if c in played]:
+            chosen[key] = choice
+            if _compatible(title, chosen):
+                break
+        else:
+            chosen[key] = opt.default
+    return chosen
+
+
+def _compatible(title: str, options: dict[str, str]) -> bool:
+    try:
+        load_title(title).resolve_options(options)
+    except SetupError:
+        return False
+    return True
