@@ -5,6 +5,7 @@ through the command language (what `pbem audit` does)."""
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from invariants import check
@@ -73,7 +74,7 @@ def option_set(title: str, n: int) -> dict[str, str]:
     option, the option's default where it cannot go with those before it."""
     rules = load_title(title)
     if n < COVERING:
-        return _covering_set(title, n)
+        return dict(_covering_sets(title)[n])
     rng = random.Random(n)
     chosen: dict[str, str] = {}
     for key, opt in sorted(rules.options.items()):
@@ -83,20 +84,27 @@ def option_set(title: str, n: int) -> dict[str, str]:
     return chosen
 
 
-def _covering_set(title: str, n: int) -> dict[str, str]:
-    rules = load_title(title)
-    earlier = [_covering_set(title, m) for m in range(n)]
-    chosen: dict[str, str] = {}
-    for k, (key, opt) in enumerate(sorted(rules.options.items())):
-        played = {options[key] for options in earlier}
-        turn = [opt.choices[(n + k + i) % len(opt.choices)] for i in range(len(opt.choices))]
-        for choice in [c for c in turn if c not in played] + [c for c in turn if c in played]:
-            chosen[key] = choice
-            if _compatible(title, chosen):
-                break
-        else:
-            chosen[key] = opt.default
-    return chosen
+@cache
+def _covering_sets(title: str) -> tuple[dict[str, str], ...]:
+    """The option sets of games 0 to COVERING - 1 (see option_set), each made knowing the
+    choices of those before it."""
+    options = sorted(load_title(title).options.items())
+    sets: list[dict[str, str]] = []
+    for n in range(COVERING):
+        chosen: dict[str, str] = {}
+        for k, (key, opt) in enumerate(options):
+            played = {earlier[key] for earlier in sets}
+            turn = [opt.choices[(n + k + i) % len(opt.choices)]
+                    for i in range(len(opt.choices))]
+            for choice in [c for c in turn if c not in played] + \
+                    [c for c in turn if c in played]:
+                chosen[key] = choice
+                if _compatible(title, chosen):
+                    break
+            else:
+                chosen[key] = opt.default
+        sets.append(chosen)
+    return tuple(sets)
 
 
 def _compatible(title: str, options: dict[str, str]) -> bool:
