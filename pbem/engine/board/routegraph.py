@@ -114,6 +114,8 @@ class RouteGraph:
             for number, name in enumerate(self.area_name)
         ]
         self._ahead: dict[tuple[int, int, int | None, int, int], tuple[int, int]] = {}
+        #: the stops next to some stop of a mask, by mask (_bound)
+        self._near: dict[int, int] = {}
 
         # track bits: segments 0..n-1, then one bit per side node (in the track graph's
         # order, so that a region's bits compare as the whole board's do)
@@ -146,13 +148,16 @@ class RouteGraph:
                 m for m in (self._follow(nxt, pending) for nxt in self._succ[state])
                 if m is not None
             ]
-        self.closure: list[int] = _closures(self.moves, True, _stop_bit)
+        # hop[c]: the stops walks from cstate c through junctions only reach;
+        # hop_arrivals[c]: the cstates arriving at those stops (bit per cstate); one
+        # pass gathers both (the arrivals above the stops' bits)
+        shift = len(self.stops)
+        both = _closures(self.moves, False, lambda m: _stop_bit(m) | _arrival_bit(m) << shift)
+        stop_bits = (1 << shift) - 1
+        self.hop = [bits & stop_bits for bits in both]
+        self.hop_arrivals = [bits >> shift for bits in both]
         # near[c]: the stops a route from cstate c may reach next (through junctions)
-        self.hop = _closures(self.moves, False, _stop_bit)
         self.near: list[int] = [_stop_bits(options, self.hop) for options in self.moves]
-        # hop_arrivals[c]: the cstates arriving at a stop that walks from c through
-        # junctions only reach (bit per cstate)
-        self.hop_arrivals = _closures(self.moves, False, _arrival_bit)
         for options in self.moves:
             options.sort(key=self._order)
         self.expand = sum(1 << x for x, b in enumerate(self.blocks) if not b)
@@ -236,6 +241,11 @@ class RouteGraph:
             self._leave[stop] = moves
         return moves
 
+    @cached_property
+    def closure(self) -> list[int]:
+        """Per cstate, the stops some walk from there reaches (through stops too)."""
+        return _closures(self.moves, True, _stop_bit)
+
     def reach(self, moves: list[Move]) -> int:
         """The stops some walk starting with one of `moves` reaches (an upper bound)."""
         bits = 0
@@ -277,11 +287,13 @@ class RouteGraph:
         i-th stop from the nearer end obeys the same limit); plus at most `ends` stops
         that only end a route, each taking the place of one of the others.
         """
-        key = (start, visited, count, ends, frontier)
+        # a limited count's bound does not depend on the frontier
+        key = (start, visited, count, ends, frontier if count is None else 0)
         got = self._ahead.get(key)
         if got is None:
             if len(self._ahead) >= AHEAD_MEMO:
                 self._ahead.clear()
+                self._near.clear()
             got = self._ahead[key] = self._bound(start, visited, count, ends, frontier)
         return got
 
@@ -292,7 +304,7 @@ class RouteGraph:
         if count is None:
             reach = self.region(start, visited)
             return self.most(reach, None, ends, self.passable(reach, frontier)), reach
-        adj, expand, value = self.adj, self.expand, self.value
+        adj, expand, value, near = self.adj, self.expand, self.value, self._near
         closed = ~visited
         layer = start & closed
         seen = layer
@@ -307,12 +319,16 @@ class RouteGraph:
                 total += value[low.bit_length() - 1]
             totals.append(total)
             if i + 1 < count and layer:
-                grow = 0
                 todo = layer & expand
-                while todo:
-                    low = todo & -todo
-                    todo ^= low
-                    grow |= adj[low.bit_length() - 1]
+                grow = near.get(todo)
+                if grow is None:
+                    grow = 0
+                    rest = todo
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        grow |= adj[low.bit_length() - 1]
+                    near[todo] = grow
                 layer = grow & closed & ~seen
                 seen |= layer
             elif not avail:
@@ -350,17 +366,29 @@ class RouteGraph:
         """The stops walks starting with `moves` reach without touching track `used`
         (walks, not routes: an upper bound)."""
         bits = 0
-        seen: set[int] = set()
-        todo = [m for m in moves if not m.track & used]
-        all_moves = self.moves
+        seen = bytearray(len(self.moves))
+        todo = []
+        for m in moves:
+            if not m.track & used:
+                bits |= 1 << m.stop if m.stop >= 0 else 0
+                todo.append(m.end)
+        onward = self._onward
         while todo:
-            m = todo.pop()
-            if m.stop >= 0:
-                bits |= 1 << m.stop
-            if m.end not in seen:
-                seen.add(m.end)
-                todo.extend(n for n in all_moves[m.end] if not n.track & used)
+            cid = todo.pop()
+            if seen[cid]:
+                continue
+            seen[cid] = 1
+            for track, end, stop_bit in onward[cid]:
+                if not track & used:
+                    bits |= stop_bit
+                    if not seen[end]:
+                        todo.append(end)
         return bits
+
+    @cached_property
+    def _onward(self) -> list[tuple[tuple[int, int, int], ...]]:
+        """Per cstate its moves as (track, cstate reached, bit of the stop reached)."""
+        return [tuple((m.track, m.end, _stop_bit(m)) for m in options) for options in self.moves]
 
     def most(self, mask: int, count: int | None, ends: int, middle: int = -1) -> int:
         """An upper bound on what a route may still collect from the stops in `mask`:

@@ -210,6 +210,11 @@ class RouteSearch:
         self._free: dict[tuple[int, int, int], _Next] = {}  # next stops of stations
         self._after_free: dict[int, tuple[_Next, int]] = {}
         self._common: dict[tuple[int, int], int] = {}
+        #: per stop a, per next stop b: (common(a, b), the tracks of the ways from a to
+        #: b when more than one (None: no need to look, see leg))
+        self._legs: list[dict[int, tuple[int, tuple[int, ...] | None]]] = [
+            {} for _ in graph.stops]
+        self._reach: dict[tuple[int, int], int] = {}
         self._union: dict[tuple[int, int], int] = {}
         self._sure: dict[tuple[int, ...], int] = {}
         self._ways: dict[tuple[int, int], list[tuple[list[int], int]] | None] = {}
@@ -289,6 +294,28 @@ class RouteSearch:
             self._sure[stops] = bits
         return bits
 
+    def leg(self, a: int, b: int) -> tuple[int, tuple[int, ...] | None]:
+        """(common(a, b), the tracks of the ways from a to b), remembered per a: a step
+        from a to b is refused when the common track meets the track the route uses, or
+        when every way meets it (free_way).  The tracks are None when the first test
+        decides (one way: its track is the common track; more than WAYS: any way may
+        be free)."""
+        row = self._legs[a]
+        got = row.get(b)
+        if got is None:
+            ways = self.ways(a, b)
+            tracks = None if ways is None or len(ways) == 1 else tuple(t for _, t in ways)
+            got = row[b] = (self.common(a, b), tracks)
+        return got
+
+    def start_reach(self, s: int, used: int) -> int:
+        """The stops walks from station `s` reach without the track `used`."""
+        key = (s, used)
+        got = self._reach.get(key)
+        if got is None:
+            got = self._reach[key] = self.graph.reach_avoiding(self.graph.leave(s), used)
+        return got
+
     def free_way(self, a: int, b: int, used: int) -> bool:
         """Whether some way from stop a to stop b may avoid the track `used`."""
         ways = self.ways(a, b)
@@ -363,8 +390,7 @@ class RouteSearch:
         nodes = 0
         # next stops ignore `used`: each step checks that some way avoids it
         after_memo = self._after_free
-        common, free_way = self.common, self.free_way
-        common_memo = self._common
+        leg, legs = self.leg, self._legs
 
         def left(k: int) -> int | None:
             return None if limit is None else limit - k
@@ -421,14 +447,19 @@ class RouteSearch:
             if k >= cap:
                 return
             rest = None if limit is None else limit - k - 1
+            row = legs[prev]
             for y, arrivals in options:
                 if (1 << y) & stops:
                     continue
-                sure = common_memo.get((prev, y))
-                if sure is None:
-                    sure = common(prev, y)
-                if sure & must or used and not free_way(prev, y, must):
+                sure, tracks = row.get(y) or leg(prev, y)
+                if sure & must:
                     continue  # two legs would need the same track
+                if used and tracks is not None:
+                    for track in tracks:
+                        if not track & must:
+                            break
+                    else:
+                        continue  # every way meets the track taken
                 nodes += 1
                 rev2 = rev + value[y]
                 second_half.append(y)
@@ -437,7 +468,7 @@ class RouteSearch:
                 if total >= thr:
                     emit(total, stops2)
                 if k + 1 < cap and not blocks[y]:
-                    nxt, nxt_mask = after(arrivals)
+                    nxt, nxt_mask = after_memo.get(arrivals) or after(arrivals)
                     bound, _ = ahead(nxt_mask, stops2, rest, 1, 1 << y)
                     if rev2 + e1 + eb1 + bound >= thr:
                         second(nxt, stops2, k + 1, rev2, e1, y, must | sure)
@@ -451,14 +482,19 @@ class RouteSearch:
             if k + 1 >= cap:
                 return  # the second half needs a stop too
             more = None if limit is None else limit - k - 1
+            row = legs[prev]
             for y, arrivals in options:
                 if (1 << y) & stops:
                     continue
-                sure = common_memo.get((prev, y))
-                if sure is None:
-                    sure = common(prev, y)
-                if sure & must or used and not free_way(prev, y, must):
+                sure, tracks = row.get(y) or leg(prev, y)
+                if sure & must:
                     continue
+                if used and tracks is not None:
+                    for track in tracks:
+                        if not track & must:
+                            break
+                    else:
+                        continue
                 nodes += 1
                 rev2 = rev + value[y]
                 stops2 = stops | area[y]
@@ -468,7 +504,7 @@ class RouteSearch:
                 if reach and rev2 + e1 + eb1 + bound >= thr:
                     second(rest, stops2, k + 1, rev2, e1, station, must | sure)
                 if k + 2 < cap and not blocks[y]:
-                    nxt, nxt_mask = after(arrivals)
+                    nxt, nxt_mask = after_memo.get(arrivals) or after(arrivals)
                     bound, _ = ahead(nxt_mask | rest_next, stops2, more, 2,
                                      1 << y | 1 << station)
                     if rev2 + eb2 + bound >= thr:
@@ -477,30 +513,33 @@ class RouteSearch:
 
         lower = 0
         every = (1 << len(g.stops)) - 1
-        for s in g.stations:
-            station = s
-            stops0 = area[s] | lower
-            lower |= 1 << s
-            start = g.leave(s)
-            if cap < 2 or not start:
-                continue
-            if used:  # stops the track left cannot reach count as visited
-                stops0 |= every & ~g.reach_avoiding(start, used)
-            every_first = self._departures(s, 0, len(start))
-            bound, _ = ahead(mask(every_first), stops0, left(1), 1, 1 << s)
-            if value[s] + end_bonus[s] + eb1 + bound >= thr:  # the station at one end
-                second(every_first, stops0, 1, value[s], end_bonus[s], s, used)
-            if blocks[s]:
-                continue  # an off-board station is never passed through
-            for i in range(len(start) - 1):  # the station inside the route
-                options = self._departures(s, i, i + 1)
-                rest = self._departures(s, i + 1, len(start))
-                if not options or not rest:
+        try:
+            for s in g.stations:
+                station = s
+                stops0 = area[s] | lower
+                lower |= 1 << s
+                start = g.leave(s)
+                if cap < 2 or not start:
                     continue
-                rest_next = mask(rest)
-                bound, _ = ahead(mask(options) | rest_next, stops0, left(1), 2, 1 << s)
-                if value[s] + eb2 + bound >= thr:
-                    first(options, stops0, 1, value[s], rest, rest_next, s, used)
+                if used:  # stops the track left cannot reach count as visited
+                    stops0 |= every & ~self.start_reach(s, used)
+                every_first = self._departures(s, 0, len(start))
+                bound, _ = ahead(mask(every_first), stops0, left(1), 1, 1 << s)
+                if value[s] + end_bonus[s] + eb1 + bound >= thr:  # the station at one end
+                    second(every_first, stops0, 1, value[s], end_bonus[s], s, used)
+                if blocks[s]:
+                    continue  # an off-board station is never passed through
+                for i in range(len(start) - 1):  # the station inside the route
+                    options = self._departures(s, i, i + 1)
+                    rest = self._departures(s, i + 1, len(start))
+                    if not options or not rest:
+                        continue
+                    rest_next = mask(rest)
+                    bound, _ = ahead(mask(options) | rest_next, stops0, left(1), 2, 1 << s)
+                    if value[s] + eb2 + bound >= thr:
+                        first(options, stops0, 1, value[s], rest, rest_next, s, used)
+        finally:
+            _unlink(first, second)
         self.stats["nodes"] += nodes
         return found
 
@@ -589,6 +628,21 @@ class RouteSearch:
         total, _, _, stops, states, _ = found
         return Route(train, tuple(g.stops[x] for x in stops), tuple(g.segments_of(list(states))),
                      total)
+
+
+def _unlink(*functions: object) -> None:
+    """Empty the closure cells through which these inner functions call each other
+    (or themselves), once they are done: a recursive closure is a reference cycle,
+    which only the garbage collector would free, and a search makes many (its time
+    grew by about a tenth with the collections)."""
+    for function in functions:
+        for cell in getattr(function, "__closure__", None) or ():
+            try:
+                held = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if any(held is f for f in functions):
+                cell.cell_contents = None
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -1066,7 +1120,10 @@ def _combine(
         for way, way_track in _leg_ways(search, a, b, used | track):
             refine(found, legs, j + 1, track | way_track, states + way, used, total)
 
-    combine(0, search.blocked, 0, 0)
+    try:
+        combine(0, search.blocked, 0, 0)
+    finally:
+        _unlink(combine, refine)
 
 
 def has_route(board_map: Map, board: BoardState, corp: str) -> bool:
@@ -1092,6 +1149,18 @@ def _leg_ways(
                 yield way
 
 
+def _first_way(search: RouteSearch, a: int, b: int, used: int
+               ) -> tuple[list[int], int] | None:
+    """The first of _leg_ways(search, a, b, used), or None."""
+    ways = search.ways(a, b) if a >= 0 and b >= 0 else []
+    if ways is None:
+        return next(_walk_ways(search, a, b, used), None)
+    for way in ways:
+        if not way[1] & used:
+            return way
+    return None
+
+
 def _walk_ways(
     search: RouteSearch, a: int, b: int, used: int
 ) -> Iterator[tuple[list[int], int]]:
@@ -1110,8 +1179,11 @@ def _walk_ways(
                 yield from walk(g.moves[m.end], track | m.track)
                 del states[len(states) - len(m.states):]
 
-    if a >= 0 and b >= 0:
-        yield from walk(g.leave(a), 0)
+    try:
+        if a >= 0 and b >= 0:
+            yield from walk(g.leave(a), 0)
+    finally:
+        _unlink(walk)
 
 
 def _realisations(
@@ -1135,6 +1207,18 @@ def find_track(
     (per leg the directed states, the index of the deepest leg the search reached, the
     track bits); the states are None when there is no such track."""
     chosen: list[list[int]] = []
+    # first the first free way of each leg in turn: the depth-first search below meets
+    # this choice first, so when it goes through it is the search's answer
+    taken = used
+    for a, b in legs:
+        way = _first_way(search, a, b, taken)
+        if way is None:
+            break
+        chosen.append(way[0])
+        taken |= way[1]
+    else:
+        return chosen, len(legs), taken & ~used
+    chosen = []
     deepest = 0
     final = 0
     # relevant[i]: the track the legs i, i+1, ... may use; a failure to place them
@@ -1162,9 +1246,12 @@ def find_track(
         failed.add(key)
         return False
 
-    if place(0, used):
-        return chosen, deepest, final & ~used
-    return None, deepest, 0
+    try:
+        if place(0, used):
+            return chosen, deepest, final & ~used
+        return None, deepest, 0
+    finally:
+        _unlink(place)
 
 
 def legal_routes(
