@@ -116,6 +116,8 @@ class RouteGraph:
         self._ahead: dict[tuple[int, int, int | None, int, int], tuple[int, int]] = {}
         #: the stops next to some stop of a mask, by mask (_bound)
         self._near: dict[int, int] = {}
+        #: the stops a limited bound looks at, by (start, count) (_hops)
+        self._around: dict[tuple[int, int], int] = {}
 
         # track bits: segments 0..n-1, then one bit per side node (in the track graph's
         # order, so that a region's bits compare as the whole board's do)
@@ -287,15 +289,49 @@ class RouteGraph:
         i-th stop from the nearer end obeys the same limit); plus at most `ends` stops
         that only end a route, each taking the place of one of the others.
         """
-        # a limited count's bound does not depend on the frontier
-        key = (start, visited, count, ends, frontier if count is None else 0)
+        if count == 1:  # the best next stop: quicker than the memo
+            here = start & ~visited
+            passing = here & self.expand
+            best = self.value[(passing & -passing).bit_length() - 1] if passing else 0
+            ending = here & ~self.expand
+            if ends and ending:
+                best = max(best, self.value[(ending & -ending).bit_length() - 1])
+            return best, here
+        if count is None:
+            key = (start, visited, count, ends, frontier)
+        else:
+            # a limited bound reads neither the frontier nor the visited stops beyond
+            # its reach: the memo keys leave them out
+            around = self._around.get((start, count))
+            if around is None:
+                around = self._around[(start, count)] = self._hops(start, count)
+            key = (start, visited & around, count, ends, 0)
         got = self._ahead.get(key)
         if got is None:
             if len(self._ahead) >= AHEAD_MEMO:
                 self._ahead.clear()
                 self._near.clear()
+                self._around.clear()
             got = self._ahead[key] = self._bound(start, visited, count, ends, frontier)
         return got
+
+    def _hops(self, start: int, count: int) -> int:
+        """The stops a limited bound may look at: those of `start` and those within
+        count - 1 hops of them through stops that may be passed (visits aside)."""
+        adj, expand = self.adj, self.expand
+        seen = layer = start
+        for _ in range(count - 1):
+            grow = 0
+            todo = layer & expand
+            while todo:
+                low = todo & -todo
+                todo ^= low
+                grow |= adj[low.bit_length() - 1]
+            layer = grow & ~seen
+            if not layer:
+                break
+            seen |= layer
+        return seen
 
     def _bound(
         self, start: int, visited: int, count: int | None, ends: int, frontier: int

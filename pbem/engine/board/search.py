@@ -641,7 +641,7 @@ def _unlink(*functions: object) -> None:
                 held = cell.cell_contents
             except ValueError:  # an empty cell
                 continue
-            if any(held is f for f in functions):
+            if held in functions:
                 cell.cell_contents = None
 
 
