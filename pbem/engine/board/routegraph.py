@@ -297,6 +297,7 @@ class RouteGraph:
             if ends and ending:
                 best = max(best, self.value[(ending & -ending).bit_length() - 1])
             return best, here
+        key: tuple[int, int, int | None, int, int]
         if count is None:
             key = (start, visited, count, ends, frontier)
         else:
