@@ -46,6 +46,9 @@ LAST_LIST = 20000
 #: Listed routes of the last train a pair looks at when a search follows anyway.
 PAIR_LOOK = 500
 
+#: Listed routes a best-route question looks at before it searches (_best_listed).
+LISTED_LOOK = 256
+
 #: Ways between two neighbouring stops kept in memory (more are walked when needed).
 WAYS = 64
 
@@ -219,6 +222,8 @@ class RouteSearch:
         self._sure: dict[tuple[int, ...], int] = {}
         self._ways: dict[tuple[int, int], list[tuple[list[int], int]] | None] = {}
         self._routes: dict[tuple[Reach, int, int, bool, int | None], list[_Found]] = {}
+        #: the complete listings made, per reach: (threshold, used, routes best first)
+        self._listed: dict[Reach, list[tuple[int, int, list[_Found]]]] = {}
 
     # -- next stops ----------------------------------------------------------------------------
 
@@ -345,14 +350,52 @@ class RouteSearch:
         mostly.  A new list each time (callers sort theirs)."""
         key = (reach, threshold, used | self.blocked, best, most)
         got = self._routes.get(key)
+        if got is None and best:
+            got = self._best_listed(reach, threshold, used | self.blocked)
+            if got is not None:
+                self._routes[key] = got
         if got is None:
             try:
                 got = self._routes[key] = self._search(reach, threshold, used, best, most)
             except _TooMany:
                 got = self._routes[key] = _TOO_MANY
+            else:
+                if not best:
+                    self._listed.setdefault(reach, []).append(
+                        (threshold, used | self.blocked, sorted(got, key=_minus_revenue)))
         if got is _TOO_MANY:
             raise _TooMany
         return list(got)
+
+    def _best_listed(self, reach: Reach, threshold: int, used: int) -> list[_Found] | None:
+        """The answer of _search(reach, threshold, used, best=True) read from a listing
+        made before, when one decides it (None: search).
+
+        A listing of the routes earning at least t on track not in u (u within `used`)
+        holds every route the search could return that earns t or more, found by the
+        same depth-first steps in the same order (a branch holding such a route is never
+        cut, see _search).  So the first of its routes, best first and in the order
+        found among equals, that has track outside `used` (find_track, as the search
+        would take it) is the search's answer; with none, the answer is no route when
+        `threshold` >= t, and unknown otherwise.  Looks at LISTED_LOOK routes at most.
+        """
+        for listed_threshold, listed_used, ordered in self._listed.get(reach, ()):
+            if listed_used & ~used:
+                continue
+            for count, found in enumerate(ordered):
+                if found[0] < threshold:
+                    break
+                if count == LISTED_LOOK:
+                    return None
+                if self.sure(found[3]) & used:
+                    continue
+                legs = list(itertools.pairwise(found[3]))
+                got, _, track = find_track(self, legs, used)
+                if got is not None:
+                    return [(found[0], track, found[2], found[3], _flat(got), found[5])]
+            if threshold >= listed_threshold:
+                return []
+        return None
 
     def _search(
         self, reach: Reach, threshold: int, used: int = 0, best: bool = False,
@@ -658,6 +701,10 @@ def _mask(options: _Next) -> int:
     for y, _ in options:
         bits |= 1 << y
     return bits
+
+
+def _minus_revenue(found: _Found) -> int:
+    return -found[0]
 
 
 def _flat(legs: list[list[int]]) -> tuple[int, ...]:
