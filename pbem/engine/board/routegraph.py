@@ -24,8 +24,8 @@ RouteGraph works on it for one corporation and one revenue column:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from . import hexes
 from .closures import closures
@@ -39,9 +39,9 @@ AHEAD_MEMO = 100_000
 StopKey = tuple[str, int]
 
 
-@dataclass(frozen=True)
-class Move:
-    """Track followed from a decision point to the next one (see the module doc)."""
+class Move(NamedTuple):
+    """Track followed from a decision point to the next one (see the module doc); a
+    named tuple: a route graph makes hundreds, and reads them in every search step."""
 
     track: int  # segment and side bits used
     end: int  # cstate reached (index into RouteGraph.moves)
@@ -118,6 +118,7 @@ class RouteGraph:
         self._near: dict[int, int] = {}
         #: the stops a limited bound looks at, by (start, count) (_hops)
         self._around: dict[tuple[int, int], int] = {}
+        self._balls: list[list[int] | None] = [None] * len(self.stops)
 
         # track bits: segments 0..n-1, then one bit per side node (in the track graph's
         # order, so that a region's bits compare as the whole board's do)
@@ -319,9 +320,23 @@ class RouteGraph:
     def _hops(self, start: int, count: int) -> int:
         """The stops a limited bound may look at: those of `start` and those within
         count - 1 hops of them through stops that may be passed (visits aside)."""
+        seen = 0
+        balls = self._balls
+        while start:
+            low = start & -start
+            start ^= low
+            x = low.bit_length() - 1
+            ball = balls[x] or self._ball(x)
+            seen |= ball[min(count - 1, len(ball) - 1)]
+        return seen
+
+    def _ball(self, x: int) -> list[int]:
+        """The stops within 0, 1, 2, ... hops of stop x through stops that may be
+        passed, until no more are added."""
         adj, expand = self.adj, self.expand
-        seen = layer = start
-        for _ in range(count - 1):
+        seen = layer = 1 << x
+        ball = [seen]
+        while True:
             grow = 0
             todo = layer & expand
             while todo:
@@ -332,7 +347,9 @@ class RouteGraph:
             if not layer:
                 break
             seen |= layer
-        return seen
+            ball.append(seen)
+        self._balls[x] = ball
+        return ball
 
     def _bound(
         self, start: int, visited: int, count: int | None, ends: int, frontier: int
