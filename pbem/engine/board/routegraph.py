@@ -24,13 +24,14 @@ RouteGraph works on it for one corporation and one revenue column:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import cached_property
 from typing import NamedTuple
 
 from . import hexes
 from .closures import closures
 from .map import BoardState, Map, tile_at
-from .track import Node, TrackGraph, station_region
+from .track import Node, TrackGraph
 
 #: Bounds (ahead) remembered per graph; the memo is emptied when it reaches this size.
 AHEAD_MEMO = 100_000
@@ -78,8 +79,8 @@ class RouteGraph:
         #: whether the graph holds all the board's track, or only the region of the
         #: company's stations (own: its segments; see station_region)
         self.whole = whole
-        self.own: set[int] = (set(range(len(segments))) if whole
-                               else station_region(graph, corp))
+        self.own: AbstractSet[int] = (frozenset(range(len(segments))) if whole
+                                       else graph.region(corp))
         nodes = {n for seg in self.own for n in segments[seg].ends}
 
         # stops with track, numbered by value (highest first)
@@ -126,9 +127,12 @@ class RouteGraph:
         for node in graph.at:
             if node[0] == "side" and node in nodes:
                 side_bits[node] = 1 << (self.n_segments + len(side_bits))
-        self.arrive: list[Node] = [n for seg in segments for n in (seg.ends[1], seg.ends[0])]
-        self._side_bit = [side_bits.get(node, 0) for node in self.arrive]
+        self.arrive: list[Node] = graph.arrivals
         own = sorted(self.own)
+        self._side_bit = [0] * len(self.arrive)
+        for seg in own:
+            for state in (2 * seg, 2 * seg + 1):
+                self._side_bit[state] = side_bits.get(self.arrive[state], 0)
         self._succ: list[list[int]] = [[] for _ in self.arrive]
         for seg in own:
             for state in (2 * seg, 2 * seg + 1):

@@ -297,6 +297,7 @@ class TrackGraph:
         self.segments: list[Segment] = []
         self.at: dict[Node, list[int]] = {}
         self._closed: dict[Node, tuple[str, int, list[str]]] = {}
+        self._regions: dict[str, frozenset[int]] = {}
         for coord in board_map.hexes:
             tile, rotation = tile_at(board_map, board, coord)
             for index, stop in enumerate(tile.stops):
@@ -310,6 +311,19 @@ class TrackGraph:
     def node(self, coord: str, kind: str, n: int) -> Node:
         """The node of a tile's path end ("stop" or "edge" `n`) on `coord`."""
         return _node(self.map, coord, kind, n)
+
+    @cached_property
+    def arrivals(self) -> list[Node]:
+        """The node each directed state arrives at: state 2*s at the second end of
+        segment s, 2*s + 1 at the first (RouteMoves, RouteGraph)."""
+        return [n for seg in self.segments for n in (seg.ends[1], seg.ends[0])]
+
+    def region(self, corp: str) -> frozenset[int]:
+        """station_region(self, corp), remembered (the graph does not change)."""
+        got = self._regions.get(corp)
+        if got is None:
+            got = self._regions[corp] = frozenset(station_region(self, corp))
+        return got
 
     def blocks(self, node: Node, corp: str | None) -> bool:
         """A route may not pass through this node (it may still start or end there)."""
@@ -423,12 +437,11 @@ class RouteMoves:
     def __init__(self, graph: TrackGraph, corp: str) -> None:
         self.graph = graph
         self.corp = corp
-        segments = graph.segments
-        self.arrive: list[Node] = [n for seg in segments for n in (seg.ends[1], seg.ends[0])]
+        self.arrive: list[Node] = graph.arrivals
         #: the states of the region of the corporation's stations (station_region), in
         #: order: the searches start from its stations, so no walk leaves them; the
         #: other states lead nowhere here
-        self.states = [v for seg in sorted(station_region(graph, corp))
+        self.states = [v for seg in sorted(graph.region(corp))
                        for v in (2 * seg, 2 * seg + 1)]
         self.succ: list[list[int]] = [[] for _ in self.arrive]
         self.bit: dict[Node, int] = {}
