@@ -279,7 +279,8 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
                  now)
     for name, key in turn.new_keys.items():
         _queue_new_key(store, config, player["game_id"], name, key, views, now)
-    notify_others(store, config, turn.before, after, turn.activity(), now, views)
+    notify_others(store, config, turn.before, after, turn.activity(), now, views,
+                  turn.recorded())
     return after
 
 
