@@ -77,13 +77,19 @@ def store_message(store: Store, mailbox: str | None, uidvalidity: int | None, ui
 
     ``size``: the whole message's size when ``raw`` is only its start (the mailbox
     fetched no more of a mail over the limit). A message over ``max_bytes`` is stored
-    as its first HEAD_BYTES only; processing refuses it by its size."""
+    as its first HEAD_BYTES only; processing refuses it by its size.
+
+    Stored without waiting for the disk (``durable=False``): its processing, which
+    follows, commits durably, and the message is marked done on the server only
+    after that; a power cut before it leaves the message unmarked, to be fetched
+    again."""
     size = len(raw) if size is None else size
     if max_bytes is not None and len(raw) > max_bytes:
         raw = raw[:HEAD_BYTES]
     mail = parse_message(raw[:HEAD_BYTES] if size > len(raw) else raw)
     mid = mail.message_id or synthetic_message_id(raw)
-    added = store.inbox_add(mailbox, uidvalidity, uid, mid, raw, now, size=size)
+    with store.transaction(durable=False):
+        added = store.inbox_add(mailbox, uidvalidity, uid, mid, raw, now, size=size)
     return added.id, added.new
 
 
