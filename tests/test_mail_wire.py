@@ -59,6 +59,23 @@ def test_a_body_holding_a_boundary_goes_through_the_generator() -> None:
     assert compose.wire_bytes(msg) == msg.as_bytes(policy=compose._WIRE)
 
 
+def test_what_only_the_generator_writes_right_goes_through_it() -> None:
+    """A preamble or an epilogue, a body other than ASCII (8bit), a multipart without
+    parts: the generator writes them."""
+    for change in ("preamble", "epilogue", "8bit", "no parts"):
+        msg = mail(*TEXTS[0], with_picture=True)
+        if change in ("preamble", "epilogue"):
+            setattr(msg, change, "This is a multi-part message.")
+        elif change == "8bit":
+            part = msg.get_payload(0)
+            assert isinstance(part, Message)
+            part.set_payload("Zürich".encode().decode("ascii", "surrogateescape"))
+        else:
+            msg.set_payload([])
+        expected = msg.as_bytes(policy=compose._WIRE)
+        assert compose.wire_bytes(msg) == expected, change
+
+
 def test_the_picture_part_is_what_mimeimage_writes() -> None:
     ours = compose._related(compose._text_part("<p/>", "html"),
                             MapImage("png", PICTURE, "map.png", "MAP", ()), "c@x")
