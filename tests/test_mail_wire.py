@@ -4,6 +4,8 @@ the picture's part is the base64 MIMEImage would write."""
 
 from __future__ import annotations
 
+import random
+import string
 from email import message_from_bytes
 from email.message import Message
 from email.mime.image import MIMEImage
@@ -103,3 +105,34 @@ def test_built_mails_parse_with_every_part() -> None:
     assert image.get_content() == PICTURE
     assert "Zürich" in next(p for p in msg.walk()
                             if p.get_content_type() == "text/plain").get_content()
+
+
+def test_headers_are_folded_as_the_policy_folds_them() -> None:
+    """compose._folded writes a header that fits on its line itself: the same bytes as
+    the policy's fold_binary for values of every length around the line's 78 columns,
+    with spaces, tabs, punctuation, encoded words and characters beyond ASCII."""
+    rng = random.Random(16)
+    pools = [string.printable.strip("\r\n\x0b\x0c") + " ", " ,;=?\"<>@.x", "ab \t", "Zoë ab"]
+    for _ in range(5000):
+        name = rng.choice(["Subject", "To", "Message-ID", "Content-Type", "X-PBEM-Game"])
+        pool = rng.choice(pools)
+        value = "".join(rng.choice(pool) for _ in range(rng.randint(0, 90 - len(name))))
+        assert compose._folded(name, value) == compose._WIRE.fold_binary(name, value), value
+
+
+def test_headers_with_random_tokens_are_folded_as_the_policy_folds_them() -> None:
+    """Boundaries and Message-IDs (hex tokens) in headers of every length: the same
+    bytes as the policy's fold_binary."""
+    rng = random.Random(17)
+    for _ in range(3000):
+        words = []
+        for _ in range(rng.randint(1, 6)):
+            token = "".join(rng.choice("0123456789abcdef") for _ in range(rng.choice(
+                [16, 24, 40, 7])))
+            words.append(rng.choice([f"<pbem.3.turn.{token}@games.test>",
+                                     f'boundary="=_pbem_{token}"', "multipart/related;",
+                                     f'type="text/html"; x={token}~', token, "ab,cd"]))
+        value = rng.choice([" ", "; ", "\t", ""]).join(words)
+        name = rng.choice(["References", "Content-Type", "In-Reply-To"])
+        assert compose._folded(name, value) == compose._WIRE.fold_binary(name, value), value
+

@@ -209,8 +209,30 @@ class _WireGenerator(BytesGenerator):
         self.write(self._NL)  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=4096)
 def _folded(name: str, value: str) -> bytes:
+    """``_WIRE.fold_binary(name, value)``: a header that fits on its line as it is
+    (printable ASCII, 78 columns) is that line; the others are folded by the policy,
+    the last few thousand remembered (most recur in every mail). The random tokens of
+    Message-IDs and boundaries (hex) are folded as a run of ``~`` of their length and
+    put back: a fold goes by the lengths of the words, so one fold serves every
+    boundary of a multipart header and every Message-ID of a reference."""
+    if len(name) + len(value) <= 76 and value.isascii() and value.isprintable():
+        return f"{name}: {value}\r\n".encode("ascii")
+    if "~" not in value:
+        shape = _HEX_TOKEN.sub(lambda token: "~" * len(token[0]), value)
+        if shape != value:
+            tokens = iter(_HEX_TOKEN.findall(value))
+            return _TILDES.sub(lambda _: next(tokens).encode("ascii"),
+                               _folded_by_policy(name, shape))
+    return _folded_by_policy(name, value)
+
+
+_HEX_TOKEN = re.compile(r"[0-9a-f]{16,}")
+_TILDES = re.compile(rb"~+")
+
+
+@lru_cache(maxsize=4096)
+def _folded_by_policy(name: str, value: str) -> bytes:
     return _WIRE.fold_binary(name, value)
 
 

@@ -314,7 +314,8 @@ _LOCK = threading.Lock()
 
 def _normal(text: str) -> str:
     """Text as the mail templates may lay it out: trailing blanks and empty lines gone."""
-    return "\n".join(line.rstrip() for line in text.splitlines() if line.strip())
+    lines = [line.rstrip() for line in text.splitlines()]
+    return "\n".join(line for line in lines if line)
 
 
 def _remember(map_text: str, state: GameState) -> None:
