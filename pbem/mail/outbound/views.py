@@ -37,7 +37,7 @@ from ...render.raster import forget as forget_drawings
 from ...render.raster import picture as map_picture
 from ...render.recent import is_service_event, quiet, visible_to
 from ...render.stateinfo import OPEN, state_board_view, visibility
-from ...render.svg import Layout, MapParts, map_parts
+from ...render.svg import Layout, MapParts, state_map_parts
 from ...render.tables import round_name
 from ...store import Store
 
@@ -322,7 +322,7 @@ def _normal(text: str) -> str:
 
 def _remember(map_text: str, state: GameState, hexes: Mapping[str, HexView]) -> None:
     try:
-        parts = map_parts(hexes, f"{state.title} map")  # svg.state_map_parts
+        parts = state_map_parts(state, hexes)
     except Exception:  # noqa: BLE001 - the mail goes without a picture
         log.exception("drawing the SVG map failed")
         return
