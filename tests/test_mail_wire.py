@@ -4,6 +4,8 @@ the picture's part is the base64 MIMEImage would write."""
 
 from __future__ import annotations
 
+import random
+import string
 from email import message_from_bytes
 from email.message import Message
 from email.mime.image import MIMEImage
@@ -59,6 +61,23 @@ def test_a_body_holding_a_boundary_goes_through_the_generator() -> None:
     assert compose.wire_bytes(msg) == msg.as_bytes(policy=compose._WIRE)
 
 
+def test_what_only_the_generator_writes_right_goes_through_it() -> None:
+    """A preamble or an epilogue, a body other than ASCII (8bit), a multipart without
+    parts: the generator writes them."""
+    for change in ("preamble", "epilogue", "8bit", "no parts"):
+        msg = mail(*TEXTS[0], with_picture=True)
+        if change in ("preamble", "epilogue"):
+            setattr(msg, change, "This is a multi-part message.")
+        elif change == "8bit":
+            part = msg.get_payload(0)
+            assert isinstance(part, Message)
+            part.set_payload("Zürich".encode().decode("ascii", "surrogateescape"))
+        else:
+            msg.set_payload([])
+        expected = msg.as_bytes(policy=compose._WIRE)
+        assert compose.wire_bytes(msg) == expected, change
+
+
 def test_the_picture_part_is_what_mimeimage_writes() -> None:
     ours = compose._related(compose._text_part("<p/>", "html"),
                             MapImage("png", PICTURE, "map.png", "MAP", ()), "c@x")
@@ -86,3 +105,34 @@ def test_built_mails_parse_with_every_part() -> None:
     assert image.get_content() == PICTURE
     assert "Zürich" in next(p for p in msg.walk()
                             if p.get_content_type() == "text/plain").get_content()
+
+
+def test_headers_are_folded_as_the_policy_folds_them() -> None:
+    """compose._folded writes a header that fits on its line itself: the same bytes as
+    the policy's fold_binary for values of every length around the line's 78 columns,
+    with spaces, tabs, punctuation, encoded words and characters beyond ASCII."""
+    rng = random.Random(16)
+    pools = [string.printable.strip("\r\n\x0b\x0c") + " ", " ,;=?\"<>@.x", "ab \t", "Zoë ab"]
+    for _ in range(5000):
+        name = rng.choice(["Subject", "To", "Message-ID", "Content-Type", "X-PBEM-Game"])
+        pool = rng.choice(pools)
+        value = "".join(rng.choice(pool) for _ in range(rng.randint(0, 90 - len(name))))
+        assert compose._folded(name, value) == compose._WIRE.fold_binary(name, value), value
+
+
+def test_headers_with_random_tokens_are_folded_as_the_policy_folds_them() -> None:
+    """Boundaries and Message-IDs (hex tokens) in headers of every length: the same
+    bytes as the policy's fold_binary."""
+    rng = random.Random(17)
+    for _ in range(3000):
+        words = []
+        for _ in range(rng.randint(1, 6)):
+            token = "".join(rng.choice("0123456789abcdef") for _ in range(rng.choice(
+                [16, 24, 40, 7])))
+            words.append(rng.choice([f"<pbem.3.turn.{token}@games.test>",
+                                     f'boundary="=_pbem_{token}"', "multipart/related;",
+                                     f'type="text/html"; x={token}~', token, "ab,cd"]))
+        value = rng.choice([" ", "; ", "\t", ""]).join(words)
+        name = rng.choice(["References", "Content-Type", "In-Reply-To"])
+        assert compose._folded(name, value) == compose._WIRE.fold_binary(name, value), value
+

@@ -16,7 +16,7 @@ from pbem.engine.board.track import lay_tile, placements
 from pbem.engine.state import GameState
 from pbem.render import raster
 from pbem.render.png import available, rasterise
-from pbem.render.svg import MapParts, state_map_parts
+from pbem.render.svg import BACKGROUND, MapParts, rulers, state_map_parts
 
 PIL = pytest.importorskip("PIL")
 from PIL import Image, ImageChops  # noqa: E402
@@ -78,6 +78,54 @@ def test_no_hex_draws_beyond_its_box(title: str, seed: int) -> None:
                           changed[3] + top)
         assert box[0] <= x0 and box[1] <= y0 and x1 <= box[0] + box[2] and \
             y1 <= box[1] + box[3], (coord, box, (x0, y0, x1, y1))
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 5), ("1870", 3)])
+def test_no_text_draws_beyond_its_box(title: str, seed: int) -> None:
+    """Each text of the map (the rulers' and every hex's), alone on a canvas much larger
+    than its ``text_box``: every pixel it changes lies in the box, so a box document
+    may leave out the texts whose box does not meet it. Every text is one that the
+    culling recognises."""
+    parts = state_map_parts(crowded(title, seed))
+    document = raster.box_document(parts, (0, 0, *raster.size(parts.layout)))
+    texts = list(raster.TEXT.finditer(document))
+    assert len(texts) == document.count("<text") > 100
+    for match in {m[0]: m for m in texts}.values():
+        box = raster.text_box(match)
+        x, y, w, h = box[0] - 40, box[1] - 40, box[2] + 80, box[3] + 80
+        alone = image(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+                      f'viewBox="{x} {y} {w} {h}"><rect x="{x}" y="{y}" width="{w}" '
+                      f'height="{h}" fill="#00ff00"/>{match[0]}</svg>')
+        changed = ImageChops.difference(alone, Image.new("RGB", (w, h), (0, 255, 0))).getbbox()
+        assert changed is not None, match[0]
+        x0, y0, x1, y1 = changed[0] + x, changed[1] + y, changed[2] + x, changed[3] + y
+        assert box[0] <= x0 and box[1] <= y0 and x1 <= box[0] + box[2] and \
+            y1 <= box[1] + box[3], (match[0], box, (x0, y0, x1, y1))
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 5), ("1870", 3)])
+def test_a_box_without_the_texts_beyond_it_has_the_same_pixels(title: str, seed: int
+                                                               ) -> None:
+    """Hexes' boxes drawn from every text of the rulers and of the hexes that reach into
+    them, and from only the texts that may reach into the box: the same pixels."""
+    parts = state_map_parts(crowded(title, seed))
+    for coord, _ in parts.hexes[::9]:
+        box = raster.hex_box(parts.layout, coord)
+        left, top, width, height = box
+        body = "".join(fragment for other, fragment in parts.hexes
+                       if meets(raster.hex_box(parts.layout, other), box))
+        every_text = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+                      f'height="{height}" viewBox="{left} {top} {width} {height}">'
+                      f'<rect x="{left}" y="{top}" width="{width}" height="{height}" '
+                      f'fill="{BACKGROUND}"/>{rulers(parts.layout)}<g>{body}</g></svg>')
+        culled = raster.box_document(parts, box)
+        assert culled.count("<text") < every_text.count("<text")
+        assert rasterise(culled) == rasterise(every_text), coord
+
+
+def meets(a: raster.Box, b: raster.Box) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and \
+        b[1] < a[1] + a[3]
 
 
 @pytest.mark.parametrize("title,seed", [("1830", 5), ("1870", 3)])

@@ -482,6 +482,34 @@ def test_nested_transactions_join_the_outer_one(store: Store, game: int, db_path
     assert store.verify_chain(game) is None
 
 
+def synchronous(store: Store) -> int:
+    return int(store.conn.execute("PRAGMA synchronous").fetchone()[0])
+
+
+def test_a_transaction_not_waiting_for_the_disk_commits_all_the_same(
+        store: Store, game: int, db_path: Path) -> None:
+    """durable=False: the commit does not wait for the disk (synchronous NORMAL), and is
+    a commit all the same (other connections see it); every other commit waits (FULL),
+    after it and after one that failed; inside a transaction it is a savepoint of it."""
+    assert synchronous(store) == 2  # FULL
+    with store.transaction(durable=False):
+        assert synchronous(store) == 1  # NORMAL
+        store.outbox_add("<out@x>", game, "bob@example.org", "Your turn", b"mail", T0)
+    assert synchronous(store) == 2 and count(db_path, "outbox") == 1
+    with pytest.raises(RuntimeError, match="crash"):
+        with store.transaction(durable=False):
+            append(store, game, 1)
+            raise RuntimeError("crash")
+    assert synchronous(store) == 2 and count(db_path, "events") == 0
+    with store.transaction():
+        append(store, game, 1)
+        with store.transaction(durable=False):
+            assert synchronous(store) == 2  # the outer transaction's commit decides
+            append(store, game, 2)
+        assert count(db_path, "events") == 0
+    assert count(db_path, "events") == 2
+
+
 def _race_worker(path: str, game_id: int, seq: int, name: str, barrier: Any, results: Any) -> None:
     store = open_store(path)
     try:

@@ -348,10 +348,13 @@ def map_parts(board_map: Map, board: BoardState, column: str,
               blocked: Mapping[str, str] | None = None,
               homes: Mapping[str, tuple[str, int | None]] | None = None,
               corps: Sequence[str] = (), note: str = "", marker_note: str = "",
-              spent: frozenset[str] = frozenset()) -> tuple[str, str]:
+              spent: frozenset[str] = frozenset(),
+              views: Mapping[str, HexView] | None = None) -> tuple[str, str]:
     """(heading and drawing, legend and listing) of any board.  ``corps`` in the title's
-    order gives the station letters (default: the homes printed on the map)."""
-    views = board_view(board_map, board, column, blocked, homes, spent)
+    order gives the station letters (default: the homes printed on the map); ``views``:
+    the board's hexes (``board_view`` of the same arguments), when the caller has them."""
+    if views is None:
+        views = board_view(board_map, board, column, blocked, homes, spent)
     if not corps:
         corps = [c for v in views.values() for c, _ in v.homes]
     codes = letters(corps)
@@ -362,11 +365,13 @@ def map_parts(board_map: Map, board: BoardState, column: str,
     return "\n".join(drawing), "\n".join(rest)
 
 
-def board_parts(state: GameState) -> tuple[str, str]:
-    """(heading and drawing, legend and listing) of a game's map."""
+def board_parts(state: GameState, views: Mapping[str, HexView] | None = None
+                ) -> tuple[str, str]:
+    """(heading and drawing, legend and listing) of a game's map (``views``: its hexes,
+    ``stateinfo.state_board_view``, when the caller has them)."""
     return map_parts(state.map, state.board, revenue_column(state), blocked_hexes(state),
                      pending_homes(state), list(state.rules.corporations), column_note(state),
-                     marker_bonuses(state), spent_marks(state))
+                     marker_bonuses(state), spent_marks(state), views)
 
 
 def marker_bonuses(state: GameState) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -83,14 +84,38 @@ def _meets(a: Box, b: Box) -> bool:
 
 def box_document(parts: MapParts, box: Box) -> str:
     """The map's SVG seen through ``box`` (pixels at zoom 1): the background, the
-    rulers and every hex whose drawing may reach into the box, in the map's order."""
+    rulers and every hex whose drawing may reach into the box, in the map's order,
+    without the texts that cannot reach into it."""
     left, top, width, height = box
     body = "".join(fragment for coord, fragment in parts.hexes
                    if _meets(hex_box(parts.layout, coord), box))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="{left} {top} {width} {height}">'
             f'<rect x="{left}" y="{top}" width="{width}" height="{height}" '
-            f'fill="{BACKGROUND}"/>{rulers(parts.layout)}<g>{body}</g></svg>')
+            f'fill="{BACKGROUND}"/>{_within(rulers(parts.layout), box)}'
+            f'<g>{_within(body, box)}</g></svg>')
+
+
+#: A text of the map as ``svg.text_el`` writes it: x, y, font size, the characters.
+TEXT = re.compile(r'<text x="(-?[0-9.]+)" y="(-?[0-9.]+)" font-size="([0-9.]+)"[^>]*>'
+                  r"([^<]*)</text>")
+
+
+def text_box(match: re.Match[str]) -> Box:
+    """The pixels a text (a match of TEXT) may touch, with room to spare: each character
+    at most two font sizes wide on either side of x (whatever the anchor), the glyphs
+    1.5 sizes above the baseline and 0.6 below, and 4 pixels for the halo's stroke and
+    the smoothing."""
+    x, y, size = float(match[1]), float(match[2]), float(match[3])
+    reach = len(match[4]) * 2 * size + 4
+    left, top = math.floor(x - reach), math.floor(y - 1.5 * size - 4)
+    return left, top, math.ceil(x + reach) - left, math.ceil(y + 0.6 * size + 4) - top
+
+
+def _within(svg: str, box: Box) -> str:
+    """``svg`` without the texts that cannot reach into ``box``: resvg lays out every
+    text of a document, seen or not, and they are most of the time of a small box."""
+    return TEXT.sub(lambda match: match[0] if _meets(text_box(match), box) else "", svg)
 
 
 def _render(parts: MapParts, box: Box) -> Any | None:

@@ -321,9 +321,12 @@ def rulers(layout: Layout) -> str:
     return "".join(parts)
 
 
-def state_map_parts(state: GameState) -> MapParts:
-    """The game's map now, in pieces."""
-    return map_parts(state_board_view(state), f"{state.title} map")
+def state_map_parts(state: GameState, views: Mapping[str, HexView] | None = None
+                    ) -> MapParts:
+    """The game's map now, in pieces (``views``: its hexes, ``state_board_view``, when
+    the caller has them)."""
+    return map_parts(state_board_view(state) if views is None else views,
+                     f"{state.title} map")
 
 
 def svg_map(state: GameState) -> str:

@@ -58,7 +58,7 @@ class StoreBase:
     # -- transactions -------------------------------------------------------
 
     @contextmanager
-    def transaction(self) -> Iterator[Self]:
+    def transaction(self, durable: bool = True) -> Iterator[Self]:
         """All writes in the block commit together or not at all.
 
         The outermost block is ``BEGIN IMMEDIATE ... COMMIT`` (``ROLLBACK`` when
@@ -66,11 +66,28 @@ class StoreBase:
         transaction as a savepoint: nothing is committed before the outer block
         ends; if an exception leaves the inner block, its own writes are undone
         (and, if the exception also leaves the outer block, everything is).
+
+        A commit waits until the disk has the transaction (SQLite's synchronous=FULL).
+        ``durable=False`` (outermost block only) commits without waiting: a crash of
+        the process loses nothing, a power cut may lose the transaction, never the
+        database's consistency, and the next durable commit makes it safe with
+        its own. For writes that may be lost that way (a mail marked sent: it is
+        sent again, as after a crash while sending; see docs/mail-service.md).
         """
         if self._depth == 0 and not self.conn.in_transaction:
-            yield from self._outer()
+            if durable:
+                yield from self._outer()
+            else:
+                yield from self._without_waiting()
         else:
             yield from self._savepoint()
+
+    def _without_waiting(self) -> Iterator[Self]:
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        try:
+            yield from self._outer()
+        finally:
+            self.conn.execute("PRAGMA synchronous = FULL")
 
     def _outer(self) -> Iterator[Self]:
         try:

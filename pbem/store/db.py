@@ -51,11 +51,14 @@ def connect(path: str | os.PathLike[str]) -> Database:
 
     The driver is in autocommit mode (``isolation_level=None``) so that only
     ``Store.transaction()`` (and sqlite-utils' own savepoints) open
-    transactions; waiting for a lock gives up after the busy timeout.
+    transactions; waiting for a lock gives up after the busy timeout; a commit
+    waits until the disk has it.
     """
     conn = sqlite3.connect(os.fspath(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
     conn.execute("PRAGMA foreign_keys = ON")
+    # a commit waits for the disk (but see StoreBase.transaction's durable=False)
+    conn.execute("PRAGMA synchronous = FULL")
     db = Database(conn)
     if os.fspath(path) != ":memory:":
         db.enable_wal()

@@ -41,15 +41,37 @@ CONTENT_FIELDS = (
     "revert_to",
 )
 _JSON_COLUMNS = ("command", "facts", "log")
+#: Every column in table order, the facts (most of an event's bytes) read as an empty
+#: list, for reads that need none.
+_WITHOUT_FACTS = ", ".join("'[]' AS facts" if column == "facts" else column
+                           for column in (*CONTENT_FIELDS, "prev_hash", "hash"))
 
 
 def decode_event(row: Mapping[str, Any]) -> dict[str, Any]:
     """A stored row with its JSON columns (command, facts, log) decoded."""
-    event = dict(row)
+    return _decoded(dict(row))
+
+
+def _decoded(event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` (a row of our own) with its JSON columns decoded in place."""
     for column in _JSON_COLUMNS:
         if event[column] is not None:
-            event[column] = json.loads(event[column])
+            event[column] = stored_json(event[column])
     return event
+
+
+_DECODER = json.JSONDecoder()
+
+
+def stored_json(text: str) -> Any:
+    """``json.loads(text)`` in half the time for JSON as the store writes it
+    (``canonical_json``: nothing around the value); anything else as ``json.loads``
+    reads it, or raises."""
+    try:
+        value, end = _DECODER.raw_decode(text)
+    except (ValueError, TypeError):
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
 
 
 def event_hash(prev_hash: str, event: Mapping[str, Any], secret: ServerSecret) -> str:
@@ -157,12 +179,10 @@ class EventsMixin(StoreBase):
         (an empty list: what the mails' recaps read needs none, and reading them is most
         of the time)."""
         self._require_game(game_id)
-        rows = self._rows("SELECT * FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
-                          [game_id, after])
-        if not facts:
-            for row in rows:
-                row["facts"] = "[]"
-        return [decode_event(row) for row in rows]
+        columns = "*" if facts else _WITHOUT_FACTS
+        rows = self._rows(f"SELECT {columns} FROM events WHERE game_id = ? AND seq > ? "
+                          "ORDER BY seq", [game_id, after])
+        return [_decoded(row) for row in rows]
 
     def last_seq(self, game_id: int) -> int:
         """The seq of the last event, 0 when the game has none."""

@@ -234,17 +234,22 @@ class MailQueueMixin(StoreBase):
         )
 
     def outbox_mark_sent(self, outbox_id: int, sent: str) -> None:
-        """Sent: and the secrets it carried (a key, the reply code) removed from the copy."""
-        with self.transaction():
+        """Sent: and the secrets it carried (a key, the reply code) removed from the copy.
+        Not waiting for the disk (``durable=False``): after a power cut the mark may be
+        lost and the mail is sent again with its Message-ID, as after a crash while
+        sending (delivery is at least once)."""
+        with self.transaction(durable=False):
             self._outbox_update(
                 outbox_id,
                 "status = 'sent', sent = ?, next_attempt = NULL, attempts = attempts + 1",
                 [sent],
             )
-            row = self._row("SELECT raw, redact FROM outbox WHERE id = ?", [outbox_id])
+            row = self._row("SELECT redact FROM outbox WHERE id = ?", [outbox_id])
             if row is not None and row["redact"]:
+                raw = self._row("SELECT raw FROM outbox WHERE id = ?", [outbox_id])
+                assert raw is not None
                 self.conn.execute("UPDATE outbox SET raw = ?, redact = NULL WHERE id = ?",
-                                  [redacted(bytes(row["raw"]), json.loads(row["redact"])),
+                                  [redacted(bytes(raw["raw"]), json.loads(row["redact"])),
                                    outbox_id])
 
     def outbox_mark_retry(self, outbox_id: int, next_attempt: str, error: str) -> None:
@@ -265,7 +270,8 @@ class MailQueueMixin(StoreBase):
 
     def _outbox_update(self, outbox_id: int, assignments: str, params: list[Any]) -> None:
         with self.transaction():
-            self.outbox_get(outbox_id)
+            if self._row("SELECT id FROM outbox WHERE id = ?", [outbox_id]) is None:
+                self.outbox_get(outbox_id)  # says that there is none
             self.conn.execute(f"UPDATE outbox SET {assignments} WHERE id = ?", [*params, outbox_id])
 
 

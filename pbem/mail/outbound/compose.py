@@ -141,45 +141,48 @@ _WIRE = compat32.clone(linesep="\r\n")
 
 
 def wire_bytes(msg: Message) -> bytes:
-    """``msg.as_bytes(policy=_WIRE)``, the same bytes, in a fraction of the time: the
-    generator writes a body line by line (a map picture is a thousand lines of base64,
-    in every mail), so each part's body, already encoded (7bit, quoted-printable or
-    base64), is set aside while it writes the headers and boundaries, and put back with
-    CRLF line ends as the generator would; the headers' folding is remembered (most
-    recur in every mail). The boundaries are chosen first (the generator would scan
-    every body with a new regular expression for its own); should a body hold one, or
-    be other than ASCII text, the generator does it all."""
-    leaves = [part for part in msg.walk() if not part.is_multipart()]
-    bodies = [part.get_payload() for part in leaves]
-    if not all(isinstance(body, str) and body.isascii() for body in bodies):
-        return _generated(msg)
+    """``msg.as_bytes(policy=_WIRE)``, the same bytes, in a fraction of the time: a mail
+    as pbem writes it (multiparts and parts whose bodies are already encoded: 7bit,
+    quoted-printable or base64) is written here as the generator would write it (each
+    part's headers folded by the policy, remembered as most recur in every mail; its
+    body with CRLF line ends; the parts between their boundaries), without the
+    generator's copies and lookups. The boundaries are chosen first (the generator
+    would scan every body with a new regular expression for its own); should a body
+    hold one, or be other than ASCII text, or a part have a preamble or epilogue, the
+    generator does it all."""
     for part in msg.walk():
         if part.is_multipart() and part.get_boundary() is None:
             part.set_boundary(f"=_pbem_{secrets.token_hex(12)}")
-    boundaries = [str(part.get_boundary()) for part in msg.walk() if part.is_multipart()]
-    if any(b in body for b in boundaries for body in bodies):
-        return _generated(msg)
-    nonce = secrets.token_hex(8)
-    for index, part in enumerate(leaves):
-        part.set_payload(f"pbem-body-{nonce}-{index}")
     try:
-        raw = _generated(msg)
-    finally:
-        for part, body in zip(leaves, bodies, strict=True):
-            part.set_payload(body)
-    encoded = [_crlf(str(body)) for body in bodies]
-    found: list[int] = []
-
-    def put_back(match: re.Match[bytes]) -> bytes:
-        if match[1].decode() != nonce:
-            return match[0]
-        found.append(int(match[2]))
-        return encoded[int(match[2])]
-
-    raw = _BODY_TOKEN.sub(put_back, raw)
-    if sorted(found) != list(range(len(leaves))):  # a token out of place: cannot be
+        return _flat(msg)
+    except _Unusual:
         return _generated(msg)
-    return raw
+
+
+class _Unusual(Exception):
+    """A message that only the generator writes right."""
+
+
+def _flat(msg: Message) -> bytes:
+    """The bytes of ``msg`` as BytesGenerator (compat32, CRLF) writes them."""
+    head = b"".join(_folded(name, value) if isinstance(value, str)
+                    else _WIRE.fold_binary(name, value) for name, value in msg.raw_items())
+    if not msg.is_multipart():
+        body = msg.get_payload()
+        if not isinstance(body, str) or not body.isascii():
+            raise _Unusual()
+        return head + b"\r\n" + _crlf(body)
+    boundary, subparts = str(msg.get_boundary()), msg.get_payload()
+    if msg.preamble is not None or msg.epilogue is not None or not boundary.isascii() \
+            or not isinstance(subparts, list) \
+            or not all(isinstance(part, Message) for part in subparts):
+        raise _Unusual()
+    parts = [_flat(part) for part in subparts if isinstance(part, Message)]
+    dashes = b"--" + boundary.encode("ascii")
+    if any(dashes in part for part in parts):
+        raise _Unusual()
+    return b"".join([head, b"\r\n", dashes, b"\r\n", (b"\r\n" + dashes + b"\r\n").join(parts),
+                     b"\r\n", dashes, b"--\r\n"])
 
 
 @lru_cache(maxsize=16)
@@ -187,9 +190,6 @@ def _crlf(body: str) -> bytes:
     """The body with every line end (CRLF, CR or LF) made CRLF, as the generator writes
     it (the picture's body recurs in every mail of a move)."""
     return body.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n").encode("ascii")
-
-
-_BODY_TOKEN = re.compile(rb"pbem-body-([0-9a-f]{16})-([0-9]+)")
 
 
 def _generated(msg: Message) -> bytes:
@@ -209,8 +209,30 @@ class _WireGenerator(BytesGenerator):
         self.write(self._NL)  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=4096)
 def _folded(name: str, value: str) -> bytes:
+    """``_WIRE.fold_binary(name, value)``: a header that fits on its line as it is
+    (printable ASCII, 78 columns) is that line; the others are folded by the policy,
+    the last few thousand remembered (most recur in every mail). The random tokens of
+    Message-IDs and boundaries (hex) are folded as a run of ``~`` of their length and
+    put back: a fold goes by the lengths of the words, so one fold serves every
+    boundary of a multipart header and every Message-ID of a reference."""
+    if len(name) + len(value) <= 76 and value.isascii() and value.isprintable():
+        return f"{name}: {value}\r\n".encode("ascii")
+    if "~" not in value:
+        shape = _HEX_TOKEN.sub(lambda token: "~" * len(token[0]), value)
+        if shape != value:
+            tokens = iter(_HEX_TOKEN.findall(value))
+            return _TILDES.sub(lambda _: next(tokens).encode("ascii"),
+                               _folded_by_policy(name, shape))
+    return _folded_by_policy(name, value)
+
+
+_HEX_TOKEN = re.compile(r"[0-9a-f]{16,}")
+_TILDES = re.compile(rb"~+")
+
+
+@lru_cache(maxsize=4096)
+def _folded_by_policy(name: str, value: str) -> bytes:
     return _WIRE.fold_binary(name, value)
 
 

@@ -156,9 +156,11 @@ def since_block(lines: Sequence[str]) -> str:
 
 
 def notify_others(store: Store, config: MailConfig, before: GameState, after: GameState,
-                  run: Activity, now: str, views: StateViews | None = None) -> None:
+                  run: Activity, now: str, views: StateViews | None = None,
+                  events: Sequence[dict[str, Any]] | None = None) -> None:
     """Queue the mails the other players get after ``run`` (the sender gets the reply),
-    all rendered from ``after`` (``views``: its renderings, made once)."""
+    all rendered from ``after`` (``views``: its renderings, made once; ``events``: every
+    stored event of the game, facts unread, when the caller has them: MailTurn.recorded)."""
     views = views or StateViews(after)
     game = store.game(run.game_id)
     # a seat the referee removed is played by the service: its player hears no more
@@ -171,7 +173,8 @@ def notify_others(store: Store, config: MailConfig, before: GameState, after: Ga
         queue_notice(store, config, game, players, views, notice, now, skip=run.player)
     if not run.changed:
         return
-    events = store.events(run.game_id, facts=False)  # the recaps read no facts
+    if events is None:
+        events = store.events(run.game_id, facts=False)  # the recaps read no facts
     if after.finished:
         for player in players:
             recent = [] if player["name"] == run.player else recent_lines(events, player)

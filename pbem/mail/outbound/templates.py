@@ -17,7 +17,7 @@ import html
 import re
 import textwrap
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from string import Template
 
@@ -118,14 +118,13 @@ def to_html(directory: Path, title: str, text: str, image_src: str | None = None
     page = _load(str(directory), "mail.html")
     lines = text.splitlines()
     at = _last_index(lines, anchor) if image_src else None
-    codes = letters(symbols)
+    corporations = tuple(symbols)
     out: list[str] = []
     run: list[str] = []  # consecutive lines coloured together: plain text, or the map
 
     def flush(in_map: bool) -> None:
         if run:
-            block = "\n".join(run)
-            out.append(colour_map(block, codes) if in_map else colour_symbols(block, symbols))
+            out.append(_coloured("\n".join(run), corporations, in_map))
             run.clear()
 
     in_map = replaced = False
@@ -151,6 +150,14 @@ def to_html(directory: Path, title: str, text: str, image_src: str | None = None
     if image_src and at is None:
         out.append(_picture(page, image_src, title))
     return Template(page).safe_substitute(title=html.escape(title), body="\n".join(out))
+
+
+@lru_cache(maxsize=64)
+def _coloured(block: str, symbols: tuple[str, ...], in_map: bool) -> str:
+    """A block of the text in HTML, the corporations in colour (the map's station
+    letters, in the map): kept for the next mails, which show the same board, market
+    and map to every recipient of a move."""
+    return colour_map(block, letters(symbols)) if in_map else colour_symbols(block, symbols)
 
 
 def _last_index(lines: list[str], anchor: str | None) -> int | None:

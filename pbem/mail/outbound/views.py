@@ -19,7 +19,7 @@ import logging
 import textwrap
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -30,12 +30,13 @@ from ...moderation.describe import DeadlineView
 from ...render import market_text as render_market
 from ...render import tables_text
 from ...render.board_text import board_parts
+from ...render.hexview import HexView
 from ...render.png import MAIL_COLOURS
 from ...render.prompt import context_lines, offer_lines, offers
 from ...render.raster import forget as forget_drawings
 from ...render.raster import picture as map_picture
 from ...render.recent import is_service_event, quiet, visible_to
-from ...render.stateinfo import OPEN, visibility
+from ...render.stateinfo import OPEN, state_board_view, visibility
 from ...render.svg import Layout, MapParts, state_map_parts
 from ...render.tables import round_name
 from ...store import Store
@@ -138,9 +139,10 @@ def _market(state: GameState) -> str:
 
 
 def _map_text(state: GameState) -> str:
-    drawing, rest = board_parts(state)
+    hexes = state_board_view(state)  # for the text and the picture
+    drawing, rest = board_parts(state, hexes)
     text = drawing + "\n\n" + rest
-    _remember(text, state)
+    _remember(text, state, hexes)
     return text
 
 
@@ -314,12 +316,13 @@ _LOCK = threading.Lock()
 
 def _normal(text: str) -> str:
     """Text as the mail templates may lay it out: trailing blanks and empty lines gone."""
-    return "\n".join(line.rstrip() for line in text.splitlines() if line.strip())
+    lines = [line.rstrip() for line in text.splitlines()]
+    return "\n".join(line for line in lines if line)
 
 
-def _remember(map_text: str, state: GameState) -> None:
+def _remember(map_text: str, state: GameState, hexes: Mapping[str, HexView]) -> None:
     try:
-        parts = state_map_parts(state)
+        parts = state_map_parts(state, hexes)
     except Exception:  # noqa: BLE001 - the mail goes without a picture
         log.exception("drawing the SVG map failed")
         return

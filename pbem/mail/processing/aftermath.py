@@ -10,7 +10,7 @@ from ...moderation import undo as undo_rules
 from ...moderation.clock import reschedule, schedule_of
 from ...moderation.describe import DeadlineView
 from ...moderation.timecalc import parse_moment
-from ...store import Store
+from ...store import Store, effective
 from ..config import MailConfig
 from ..outbound.notify import Notice
 from ..outbound.views import StateViews
@@ -25,7 +25,7 @@ def settle(turn: MailTurn) -> StateViews:
     moved past, and return the views of the game as the turn left it."""
     store, game_id = turn.store, turn.game_id
     schedule = schedule_of(store, game_id)
-    events, last = store.effective_events(game_id), store.last_seq(game_id)
+    events, last = effective(turn.recorded()), store.last_seq(game_id)  # no facts needed
     lapsed = undo_rules.lapse(store, game_id, schedule, events, source=turn.source,
                               now=turn.now)
     for name, lines in lapsed.tell.items():

@@ -41,7 +41,8 @@ def carry_out(store: Store, game_id: int, actor: str, text: str, *, now: str,
         result = TurnResult(turn.results + turn.answers, turn.state, list(views.waiting))
         if config is not None:
             send_welcomes(store, config, turn)
-            notify_others(store, config, turn.before, turn.state, turn.activity(), now, views)
+            notify_others(store, config, turn.before, turn.state, turn.activity(), now,
+                          views, turn.recorded())
             result.mailed = True
         else:
             result.keys = {seat_name: key for seat_name, (key, _) in turn.welcomes.items()}

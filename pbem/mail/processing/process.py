@@ -15,6 +15,7 @@ import re
 import traceback
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from ... import service
@@ -77,14 +78,28 @@ def store_message(store: Store, mailbox: str | None, uidvalidity: int | None, ui
 
     ``size``: the whole message's size when ``raw`` is only its start (the mailbox
     fetched no more of a mail over the limit). A message over ``max_bytes`` is stored
-    as its first HEAD_BYTES only; processing refuses it by its size."""
+    as its first HEAD_BYTES only; processing refuses it by its size.
+
+    Stored without waiting for the disk (``durable=False``): its processing, which
+    follows, commits durably, and the message is marked done on the server only
+    after that; a power cut before it leaves the message unmarked, to be fetched
+    again."""
     size = len(raw) if size is None else size
     if max_bytes is not None and len(raw) > max_bytes:
         raw = raw[:HEAD_BYTES]
-    mail = parse_message(raw[:HEAD_BYTES] if size > len(raw) else raw)
+    mail = _parsed(raw[:HEAD_BYTES] if size > len(raw) else raw)
     mid = mail.message_id or synthetic_message_id(raw)
-    added = store.inbox_add(mailbox, uidvalidity, uid, mid, raw, now, size=size)
+    with store.transaction(durable=False):
+        added = store.inbox_add(mailbox, uidvalidity, uid, mid, raw, now, size=size)
     return added.id, added.new
+
+
+@lru_cache(maxsize=1)
+def _parsed(raw: bytes) -> InboundMail:
+    """``parse_message(raw)``, the last one kept: a message is parsed as it is stored
+    and again as it is processed, right after (nothing changes an InboundMail once
+    parsed)."""
+    return parse_message(raw)
 
 
 def synthetic_message_id(raw: bytes) -> str:
@@ -147,7 +162,7 @@ def handle(store: Store, config: MailConfig, raw: bytes, now: str,
     size (before anything is parsed), robots, strangers over their rate limit; then the
     game and the player (one key check), then the commands."""
     size = len(raw) if size is None else size
-    mail = parse_message(raw)
+    mail = _parsed(raw)
     sender = mail.from_addr or None
     stranger = sender is None or not _known(store, config, sender)
     outcome = _screen(store, config, mail, size, stranger, now)
@@ -279,7 +294,8 @@ def _apply(store: Store, config: MailConfig, mail: InboundMail, player: dict[str
                  now)
     for name, key in turn.new_keys.items():
         _queue_new_key(store, config, player["game_id"], name, key, views, now)
-    notify_others(store, config, turn.before, after, turn.activity(), now, views)
+    notify_others(store, config, turn.before, after, turn.activity(), now, views,
+                  turn.recorded())
     return after
 
 

@@ -14,6 +14,7 @@ savepoint and calls ``rollback``, so a refused mail changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ... import service
 from ...engine.game import REFEREE
@@ -57,6 +58,8 @@ class MailTurn:
     announced: list[str] = field(default_factory=list)  # the referee's changes, told to all
     welcomes: dict[str, tuple[str, str]] = field(default_factory=dict)  # seat: (key, summary)
     paused: bool = False  # the game was paused when the mail came
+    #: the game's stored events as far as read (``recorded``)
+    _recorded: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def start(cls, store: Store, game_id: int, player: str, seat: int, source: str,
@@ -172,6 +175,14 @@ class MailTurn:
             self.happened.extend(f"      {line}" for line in applied.log)
         for drop in result.drops:
             self.notes.setdefault(drop.order.player, []).append(drop.note)
+
+    def recorded(self) -> list[dict[str, Any]]:
+        """Every stored event of the game in seq order, reverts included, their facts
+        left unread (``Store.events(facts=False)``): read once per mail, later calls
+        read only the events recorded since (the record only grows)."""
+        after = self._recorded[-1]["seq"] if self._recorded else 0
+        self._recorded.extend(self.store.events(self.game_id, after=after, facts=False))
+        return self._recorded
 
     def reload(self) -> None:
         """Rebuild the state from the store (after an undo took the game back)."""
