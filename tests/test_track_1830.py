@@ -112,6 +112,28 @@ def test_6_3_2_the_kept_home_city_is_the_one_its_track_joins_after_an_upgrade() 
     assert [f.to_json() for f in ctx.facts][0]["stop"] == 1
 
 
+def test_6_3_2_a_station_goes_into_the_only_city_of_the_hex_the_route_reaches() -> None:
+    """6.3.2: a station needs a route from one of the railroad's stations.  On Philadelphia
+    & Trenton (a 59: two free cities) PRR's track reaches only the second city, so
+    `token H18` can mean only that one (differential run 6, 1830 seed 7080: the site took
+    `token D10` there, pbem asked which city).  Where both could take it, pbem asks."""
+    import pytest
+
+    from pbem.engine.errors import RulesError
+    from pbem.engine.facts import TileLaid
+    from pbem.engine.ortrack import city_for
+
+    t = first_operating_round()
+    for coord, tile, rotation in [("H14", "9", 1), ("H16", "57", 1), ("H18", "59", 5)]:
+        TileLaid.on(t.state, coord, tile, rotation).apply(t.state)
+    both = t.state.clone()
+    assert "cannot trace a route" in t.refused("A", "token", hex="H18", city=1)
+    t.act("A", "token", hex="H18", city=None)
+    assert t.state.board.tokens["H18"] == [[], ["PRR"]]
+    with pytest.raises(RulesError, match="H18 has 2 cities: say which"):
+        city_for(both, "H18", None, lambda city: True)
+
+
 def test_6_1_order_track_before_station() -> None:
     t = first_operating_round()
     t.act("A", "lay", tile="57", hex="H10", exits=None)

@@ -271,6 +271,33 @@ def test_6_6_diesel_with_a_trade_in() -> None:
     assert t.state.corps["PRR"].cash == cash - 800 and t.state.phase == "D"
 
 
+def test_6_6_at_the_train_limit_only_a_trade_in_for_a_diesel() -> None:
+    """6.6: a railroad at the limit "may not purchase a train" and "may not discard or
+    scrap a train to make space"; the trade-in for a diesel "is legal even if the railroad
+    currently owns two trains".  The site lets it buy any train while a trade-in is
+    possible (differential run 6, 1830 seed 7190; probes.KNOWN_DIFFERENCES["train-limit"])."""
+    t = prr_with_a_route()
+    t.act("A", "payout")
+    t.state.corps["PRR"].trains.clear()
+    t.state.trains_scrapped["2"] = 1
+    for name in ("2", "3"):
+        sell_out_trains(t, name)
+    give_train(t, "PRR", "4")
+    give_train(t, "PRR", "4")
+    give_train(t, "C&O", "6")
+    for name in ("4", "5"):
+        sell_out_trains(t, name)
+    t.state.phase = "6"
+    give_cash(t, corp_holder("PRR"), 855 - t.state.corps["PRR"].cash)
+    assert "limit" in t.refused("A", "buy_train", train="6", source="bank", price=None,
+                                trade=None)
+    assert "limit" in t.refused("A", "buy_train", train="6", source="C&O", price=1,
+                                trade=None)
+    t.act("A", "buy_train", train="D", source="bank", price=None, trade="4")
+    assert t.state.corps["PRR"].trains == ["D"]  # the first diesel rusts the other 4-train
+    assert t.state.corps["PRR"].cash == 55
+
+
 def test_7_0_bank_break_in_a_stock_round_ends_after_one_more_set() -> None:
     from enginehelp import Table, sell_all_privates
 

@@ -19,9 +19,11 @@ from typing import Any
 
 from pbem.engine.errors import RulesError
 from pbem.engine.game import decide
+from pbem.engine.operating import train_moves
 from pbem.engine.ortrack import lay_fields, near_hexes
 from pbem.engine.ortrains import in_emergency
 from pbem.engine.state import GameState
+from pbem.engine.trains import has_room
 
 Pair = tuple[str, dict[str, Any], dict[str, Any]]  # (player, pbem action, site action)
 
@@ -56,6 +58,14 @@ KNOWN_DIFFERENCES = {
                 "no share counts, whereas rule 1830 6.7 (1870 p.25) makes him bankrupt "
                 "only if even selling every share he may cannot pay for the train "
                 "(run 5, 1830 seed 6025)",
+    "train-limit": "a corporation at its train limit buys a train without a trade-in while "
+                   "it could trade a 4-, 5- or 6-train in for a diesel: rule 1830 6.6 (1870 "
+                   "p.22) says it \"may not purchase a train\" and \"may not discard or "
+                   "scrap a train to make space for a new train\"; the site offers "
+                   "`buy_train` because `Step::Train#can_buy_train?` counts the trade-in "
+                   "(`discountable_trains_for`), and `Step::BuyTrain#process_buy_train` "
+                   "never checks `room?` for a purchase without one, then has the "
+                   "corporation discard a train (run 6, 1830 seed 7190)",
 }
 
 
@@ -69,6 +79,9 @@ def known_difference(state: GameState, pair: Pair, site: dict[str, Any]) -> str 
         judged_alike = corp is not None and in_emergency(state, corp) \
             and site.get("step") == "BuyTrain"  # where the site counts the shares too
         return None if judged_alike else "bankrupt"
+    if ours["type"] == "buy_train" and ours.get("trade") is None and rnd["kind"] == "operating" \
+            and beyond_the_limit_but_for_a_trade_in(state, rnd.get("current")):
+        return "train-limit"
     if ours["type"] == "buy_share" and rnd["kind"] == "stock" and rnd["turn"]["bought"] \
             and not rnd["turn"].get("private_bought") \
             and state.rules.zone_allows(state.zone(ours["corp"]), "multi_buy"):
@@ -80,6 +93,14 @@ def known_difference(state: GameState, pair: Pair, site: dict[str, Any]) -> str 
                 and state.phase == state.rules.phases[0].name and ours["private"] != "MRBC":
             return "1870-phase-1-private"
     return None
+
+
+def beyond_the_limit_but_for_a_trade_in(state: GameState, corp: str | None) -> bool:
+    """The corporation has no room for a train (6.6) but may trade one in for a diesel,
+    which the site counts as room for any train (KNOWN_DIFFERENCES["train-limit"])."""
+    if corp is None or has_room(state, corp):
+        return False
+    return any(move["action"]["trade"] is not None for move in train_moves(state, corp))
 
 
 def probe_position(duel: Any) -> Any:

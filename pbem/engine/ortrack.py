@@ -554,7 +554,12 @@ def token_problem(state: GameState, corp: str, coord: str, stop: int) -> str | N
     return None
 
 
-def city_for(state: GameState, coord: str, city: int | None) -> int:
+def city_for(state: GameState, coord: str, city: int | None,
+             allowed: Callable[[int], bool] | None = None) -> int:
+    """The city (its index on the tile) a command names, or the only one it can mean: the
+    hex's only city, its only city with room, or the only one ``allowed`` (where the
+    corporation may place a station: `token D10` after a 59 whose other city its track
+    does not reach, run 6, 1830 seed 7080).  Else the player is asked which."""
     tile, _ = tile_at(state.map, state.board, coord)
     cities = [i for i, s in enumerate(tile.stops) if s.kind == "city"]
     if city is not None:
@@ -565,6 +570,9 @@ def city_for(state: GameState, coord: str, city: int | None) -> int:
     free = [i for i in cities if len(state.board.tokens_at(coord, i)) < tile.stops[i].slots]
     if len(free) == 1:
         return free[0]
+    legal = [i for i in free if allowed(i)] if allowed is not None else []
+    if len(legal) == 1:
+        return legal[0]
     raise RulesError(f"{coord} has {len(cities)} cities: say which, e.g. token {coord} 1 or "
                      f"token {coord} 2.", cite(state, "station"))
 
@@ -582,7 +590,6 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     require(coord in state.map.hexes, f"There is no hex {coord}.")
     require(not turn["token"], f"{corp} has already placed a station this turn.",
             cite(state, "station"))
-    stop = city_for(state, coord, action.get("city"))
     price = next_token_price(state, corp)
     require(price is not None, f"{corp} has no station tokens left.", cite(state, "station"))
     assert price is not None
@@ -598,9 +605,12 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
                 f"With {sym} the station is free only on {extra['tile_lay']['hexes'][0]} in the "
                 f"turn {corp} lays the tile there with {sym}.", cite(state, "private_abilities"))
         price = 0
+    reach = corp_reach(state, corp)
+    stop = city_for(state, coord, action.get("city"), lambda i: token_problem(
+        state, corp, coord, i) is None and (free_dh or (coord, i) in reach.stops))
     problem = token_problem(state, corp, coord, stop)
     require(problem is None, problem or "", cite(state, "station"))
-    if not free_dh and (coord, stop) not in corp_reach(state, corp).stops:
+    if not free_dh and (coord, stop) not in reach.stops:
         raise RulesError(*unreached_city(state, corp, coord, stop))
     require(state.corps[corp].cash >= price, f"A station costs {corp} {money(price)}; it has "
             f"{money(state.corps[corp].cash)}.", cite(state, "station"))
