@@ -108,7 +108,8 @@ def certificate_problem(state: GameState, president: str, sale: dict[str, Any]) 
     moves only when protection is declined ("that company's share value token is moved
     according to the normal share value token movement rules", p.13), so they count as
     in the box it stood in before the sale, even where the sale took it into a section
-    whose certificates do not count."""
+    whose certificates do not count, and not where it took it out of one (brown into
+    the closing section)."""
     if not counted_before_sale(state, sale):
         return None
     after, limit = certificates_if_protected(state, president, sale), certificate_limit(state)
@@ -122,9 +123,11 @@ def certificates_if_protected(state: GameState, president: str, sale: dict[str, 
     after = certificate_count(state, president) + sale["count"]
     holder = player_holder(president)
     for pending in pending_sales(state, sale):
-        if counted_before_sale(state, pending) and \
-                not corp_counts_toward_limit(state, pending["corp"]):
-            after += len(state.cert_indexes(pending["corp"], holder))
+        before, now = counted_before_sale(state, pending), \
+            corp_counts_toward_limit(state, pending["corp"])
+        if before != now:  # e.g. from brown into the closing section: no longer counted
+            held = len(state.cert_indexes(pending["corp"], holder))
+            after += held if before else -held
     return after
 
 
