@@ -21,6 +21,7 @@ from ...facts import MarketMove, MarketRestore, OverLimit
 from ...shares import (
     certificate_count,
     certificate_limit,
+    check_presidency,
     corp_counts_toward_limit,
     may_exceed_share_limit,
     ordinary_indexes,
@@ -75,7 +76,9 @@ def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
     if c.closed or president is None:
         return "the company has no president"
     if president != sale["president"]:
-        return f"{president} became president by this sale"  # may not protect it (p.13)
+        if sale["president"] != sale["seller"] or not own_sale_protectable(state):
+            return f"{president} became president by this sale"  # may not protect it (p.13)
+        president = sale["president"]  # the site's offer: the president at the sale
     if president == sale["seller"] and not own_sale_protectable(state):
         return f"{president} sold the shares"
     sold = state.round.get("sold", {}).get(president, [])
@@ -94,8 +97,10 @@ def own_sale_protectable(state: GameState) -> bool:
     """Option protect_own_forced_sale=yes (18xx.games): in an operating round the
     president who made the forced sales may protect those of his own companies, the
     rule against it speaking of shares sold "this stock round" (p.13; the site records
-    no operating round's sales as the player's); not with protect_after_selling=yes,
-    which excepts the president's own sale everywhere."""
+    no operating round's sales as the player's), also one whose presidency his sale
+    passed to another player (the site offers protection to the president at the
+    sale; buying the shares back may make him president again); not with
+    protect_after_selling=yes, which excepts the president's own sale everywhere."""
     return state.round.get("kind") == "operating" and \
         state.options.get("protect_own_forced_sale", "no") == "yes" and \
         state.options.get("protect_after_selling", "no") != "yes"
@@ -208,6 +213,7 @@ def protect(ctx: Ctx) -> None:
     ctx.pay(holder, BANK, sale["amount"])
     for index in ordinary_indexes(state, corp, POOL)[:sale["count"]]:
         ctx.move_cert(corp, index, holder)
+    check_presidency(ctx, corp)  # the seller of his own forced sale buying it back
     ctx.emit(MarketRestore(corp, sale["row"], sale["col"], sale["arrival"]))
     ctx.log(f"{president} protects {corp}: buys {sale['count']} from the open market for "
             f"{money(sale['amount'])}; the share value stays at ${sale['price']}.")
