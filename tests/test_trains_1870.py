@@ -308,3 +308,21 @@ def test_p13_option_protect_own_forced_sale_that_passed_the_presidency(monkeypat
         else:
             assert t.state.price("MP") < 110
     assert offered == {"no": None, "yes": ("MP", "A")}
+
+
+def test_p7_p22_a_company_closing_at_its_dividend_buys_no_train_first(monkeypatch):
+    """A company with no train runs nothing; withholding moves its value left (p.21),
+    and from $10 at the left end of its row that is the closing section: it closes
+    (Share Values, p.7) before its train step (Operating Round Summary, p.13), so its
+    president may not raise money for a forced purchase (Purchase Trains, p.22) before
+    it: pbem accepted the sale in the track step and then closed IC without making it;
+    the site closes IC at the dividend (differential 1870 seed 9030 of run 7)."""
+    t = forced(monkeypatch)
+    operating(t, "IC")  # its track step
+    t.state.corps["IC"].cell = (8, 1)  # $10; left of it the closing section
+    moves = [m["action"]["type"] for m in legal_moves(t.state)["A"]]
+    assert "sell" not in moves and "buy_train" not in moves and "pass" in moves
+    assert "closes before its train step" in t.refused(
+        "A", "sell", sales=[{"corp": "IC", "count": 1}])
+    t.act("A", "pass")  # done
+    assert t.state.corps["IC"].closed
