@@ -533,6 +533,29 @@ def test_p13_certificates_of_a_company_sold_into_the_closing_section_still_do_no
     assert st.corps["TP"].closed
 
 
+def test_p13_a_sale_nobody_may_protect_no_longer_waits() -> None:
+    """p.13: a sale whose president may not protect it (he sold it himself) has its
+    token moved at once, before the next president is judged: Shirley sells TP (hers;
+    into the yellow section), then MP; Dewey, at the limit with his TP share counted
+    before the sale, has room for MP once TP's token has moved (18xx.games offers it,
+    differential 1870 seed 9149 of run 7; pbem still counted TP as waiting)."""
+    t = shirley_and_dewey()
+    st = t.state
+    from pbem.engine.shares import certificate_count
+
+    at(t, "MP", 0, 6)  # $100: the sale keeps MP's certificates counted
+    start(t, "TP", "Shirley", 68, 4, 4)  # $64, one box above the yellow section
+    give(t, "TP", 1, player_holder("Shirley"))
+    give(t, "TP", 2, player_holder("Dewey"))
+    fill_dewey(t, certificate_limit(st))  # at the limit, his TP share counted
+    t.act("Shirley", "sell", sales=[{"corp": "TP", "count": 1}, {"corp": "MP", "count": 1}])
+    assert st.zone("TP") == "yellow"
+    t.act("Shirley", "pass")
+    assert st.round["protection"]["corp"] == "MP"
+    t.act("Dewey", "protect", corp="MP")
+    assert certificate_count(st, "Dewey") == certificate_limit(st)
+
+
 def test_p13_president_who_sold_this_round_may_not_protect() -> None:
     t = shirley_and_dewey()
     put(t, {"f": "round_set", "values": {"sold": {"Dewey": ["MP"]}}})

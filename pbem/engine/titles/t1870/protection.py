@@ -178,6 +178,7 @@ def next_offer(ctx: Ctx) -> bool:
     queue = list(state.round.get("protection_queue", []))
     while queue:
         sale = queue.pop(0)
+        ctx.round_set(protection_queue=queue)  # a sale settled here no longer waits
         problem = offer_problem(state, sale)
         if problem is not None:
             settle(ctx, sale)
