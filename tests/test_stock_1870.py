@@ -466,6 +466,23 @@ def test_p13_protection_counts_the_presidents_own_shares_kept_out_of_yellow() ->
     assert st.price("MP") == 60
 
 
+def fill_dewey(t: Table, certificates: int) -> None:
+    """Give Dewey counted shares of companies other than MP and TP (started by Ann
+    where needed) until he holds ``certificates`` toward the limit."""
+    from pbem.engine.shares import certificate_count
+
+    st = t.state
+    for corp in ("MKT", "SLSF"):
+        if st.corps[corp].par is None:
+            start(t, corp, "Ann", 100, 0, 6)
+    free = [(c, i) for c in st.corps for i in range(1, 9)
+            if st.corps[c].certs[i] == IPO and st.corps[c].par is not None
+            and c not in ("MP", "TP")]
+    while certificate_count(st, "Dewey") < certificates:
+        corp, index = free.pop(0)
+        give(t, corp, index, player_holder("Dewey"))
+
+
 def test_p13_certificates_of_a_company_whose_sale_waits_still_count() -> None:
     """p.13: an unprotected company's token "is moved according to the normal share
     value token movement rules" when its president declines; until then it stands in
@@ -480,20 +497,63 @@ def test_p13_certificates_of_a_company_whose_sale_waits_still_count() -> None:
     give(t, "MP", 5, player_holder("Dewey"))  # Dewey: MP president + one share
     start(t, "TP", "Dewey", 100, 0, 6)
     give(t, "TP", 1, player_holder("Shirley"))
-    for corp in ("MKT", "SLSF"):
-        if st.corps[corp].par is None:
-            start(t, corp, "Ann", 100, 0, 6)
-    free = [(c, i) for c in st.corps for i in range(1, 9)
-            if st.corps[c].certs[i] == IPO and st.corps[c].par is not None
-            and c not in ("MP", "TP")]
-    while certificate_count(st, "Dewey") < certificate_limit(st):  # at the limit
-        corp, index = free.pop(0)
-        give(t, corp, index, player_holder("Dewey"))
+    fill_dewey(t, certificate_limit(st))  # at the limit
     t.act("Shirley", "sell", sales=[{"corp": "TP", "count": 1}, {"corp": "MP", "count": 1}])
     assert certificate_count(st, "Dewey") == certificate_limit(st) - 2  # MP in yellow now
     t.act("Shirley", "pass")
     assert not st.round.get("protection")  # neither TP nor MP: no room
     assert st.price("MP") == 60 and st.corps["TP"].certs.count(POOL) == 1
+
+
+def test_p13_certificates_of_a_company_sold_into_the_closing_section_still_do_not_count(
+) -> None:
+    """p.6 and p.13: the token of a company whose sale waits for its protection answer
+    stands in its box until then: a brown-section company sold into the closing
+    section still does not count toward the limit.  Shirley sells MP (Dewey's, at
+    $100), then TP (Dewey's, brown $10, into the closing section); Dewey, at the limit
+    with his TP certificate uncounted, has room to protect MP (18xx.games offers it,
+    differential 1870 seed 7102; pbem counted the TP certificate in the closing
+    section and offered him nothing)."""
+    t = shirley_and_dewey()
+    st = t.state
+    from pbem.engine.shares import certificate_count
+
+    at(t, "MP", 0, 6)  # $100: the sale keeps MP's certificates counted
+    start(t, "TP", "Dewey", 100, 7, 0)  # $10, brown: not counted
+    give(t, "TP", 1, player_holder("Shirley"))
+    fill_dewey(t, certificate_limit(st) - 1)  # one free
+    t.act("Shirley", "sell", sales=[{"corp": "MP", "count": 1}, {"corp": "TP", "count": 1}])
+    assert st.zone("TP") == "closed" and not st.corps["TP"].closed
+    t.act("Shirley", "pass")
+    assert st.round["protection"]["corp"] == "MP"
+    assert st.round["protection"]["president"] == "Dewey"
+    t.act("Dewey", "protect", corp="MP")
+    assert certificate_count(st, "Dewey") == certificate_limit(st) + 1  # TP counted now
+    t.act("Dewey", "decline")  # TP's token enters the closing section
+    assert st.corps["TP"].closed
+
+
+def test_p13_a_sale_nobody_may_protect_no_longer_waits() -> None:
+    """p.13: a sale whose president may not protect it (he sold it himself) has its
+    token moved at once, before the next president is judged: Shirley sells TP (hers;
+    into the yellow section), then MP; Dewey, at the limit with his TP share counted
+    before the sale, has room for MP once TP's token has moved (18xx.games offers it,
+    differential 1870 seed 9149 of run 7; pbem still counted TP as waiting)."""
+    t = shirley_and_dewey()
+    st = t.state
+    from pbem.engine.shares import certificate_count
+
+    at(t, "MP", 0, 6)  # $100: the sale keeps MP's certificates counted
+    start(t, "TP", "Shirley", 68, 4, 4)  # $64, one box above the yellow section
+    give(t, "TP", 1, player_holder("Shirley"))
+    give(t, "TP", 2, player_holder("Dewey"))
+    fill_dewey(t, certificate_limit(st))  # at the limit, his TP share counted
+    t.act("Shirley", "sell", sales=[{"corp": "TP", "count": 1}, {"corp": "MP", "count": 1}])
+    assert st.zone("TP") == "yellow"
+    t.act("Shirley", "pass")
+    assert st.round["protection"]["corp"] == "MP"
+    t.act("Dewey", "protect", corp="MP")
+    assert certificate_count(st, "Dewey") == certificate_limit(st)
 
 
 def test_p13_president_who_sold_this_round_may_not_protect() -> None:

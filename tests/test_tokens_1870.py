@@ -99,6 +99,25 @@ def test_p20_the_company_must_trace_a_route_to_the_city():
     assert "cannot trace a route" in t.refused("A", "token", hex="D5", city=None)
 
 
+def test_p20_p21_a_station_on_the_southwest_off_board_space():
+    """The Southwest off-board (N1) has one station space, the Southern Pacific's home:
+    "a city is a large city, a small city, or an off board location" (Operate Trains,
+    p.21), and a station goes where a company traces a route to a city with space for
+    it (Place Station Markers, p.20).  Kept for SP until it has started; free once SP
+    has closed, never to start (Share Values, p.7).  18xx.games: the same
+    (differential 1870 seed 9110 of run 7: pbem said "There is no city on N1" and went
+    on to FW's run, the site waited in its station step)."""
+    t = dallas()
+    lay_track(t, shortest_path(t, "J5", "N1"))
+    assert "kept for SP's home station" in t.refused("A", "token", hex="N1", city=None)
+    t.state.corps["SP"].closed = True
+    moves = [m["action"]["hex"] for m in legal_moves(t.state)["A"]
+             if m["action"]["type"] == "token"]
+    assert "N1" in moves
+    t.act("A", "token", hex="N1", city=None)
+    assert ("N1", 0) in list(t.state.board.stations("TP"))
+
+
 def test_p20_home_station_is_free():
     t = Table1870(["A", "B", "C", "D"])
     start(t, "TP", 100, {"A": 6}, cash=500)

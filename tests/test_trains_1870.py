@@ -281,3 +281,48 @@ def test_p13_option_protect_own_forced_sale(monkeypatch):
             assert t.state.price("SP") == 160 and t.pct("A", "SP") == 60
             assert t.state.round["protection"]["corp"] == "TP"
     assert offered == {("no", "no"): "TP", ("yes", "no"): "SP", ("yes", "yes"): "TP"}
+
+
+def test_p13_option_protect_own_forced_sale_that_passed_the_presidency(monkeypatch):
+    """Option protect_own_forced_sale=yes (18xx.games): the offer goes to the president
+    at the sale, also when his forced sale passed the presidency to another player; his
+    protection buys the shares back and the presidency returns to him by the holdings
+    (5.4).  Without the option nobody is offered it: "the new president may not protect
+    the shares that the old president sold" (Share Price Protection, p.13; differential
+    1870 seed 7148 of run 6)."""
+    offered = {}
+    for own in ("no", "yes"):
+        t = ima_swindler(monkeypatch, protection_timing="turn-end", forced_sale="any",
+                         protect_own_forced_sale=own)
+        t.state.player("A").cash = 1100  # $270 left for the protection
+        t.act("A", "sell", sales=[{"corp": "MP", "count": 2}])  # A 10%, B 20%
+        assert t.state.president("MP") == "B"
+        t.act("A", "buy_train", train="12", source="bank")
+        t.act("A", "pass")  # done
+        sale = t.state.round.get("protection")
+        offered[own] = sale and (sale["corp"], sale["president"])
+        if own == "yes":
+            t.act("A", "protect")
+            assert t.state.president("MP") == "A" and t.pct("A", "MP") == 30
+            assert t.pct("B", "MP") == 20 and t.state.price("MP") == 110
+        else:
+            assert t.state.price("MP") < 110
+    assert offered == {"no": None, "yes": ("MP", "A")}
+
+
+def test_p7_p22_a_company_closing_at_its_dividend_buys_no_train_first(monkeypatch):
+    """A company with no train runs nothing; withholding moves its value left (p.21),
+    and from $10 at the left end of its row that is the closing section: it closes
+    (Share Values, p.7) before its train step (Operating Round Summary, p.13), so its
+    president may not raise money for a forced purchase (Purchase Trains, p.22) before
+    it: pbem accepted the sale in the track step and then closed IC without making it;
+    the site closes IC at the dividend (differential 1870 seed 9030 of run 7)."""
+    t = forced(monkeypatch)
+    operating(t, "IC")  # its track step
+    t.state.corps["IC"].cell = (8, 1)  # $10; left of it the closing section
+    moves = [m["action"]["type"] for m in legal_moves(t.state)["A"]]
+    assert "sell" not in moves and "buy_train" not in moves and "pass" in moves
+    assert "closes before its train step" in t.refused(
+        "A", "sell", sales=[{"corp": "IC", "count": 1}])
+    t.act("A", "pass")  # done
+    assert t.state.corps["IC"].closed

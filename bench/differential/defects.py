@@ -79,3 +79,25 @@ def closing_late(before: GameState, after: GameState, closed: list[str],
         return False  # pbem would not offer it either
     count = certificates_if_protected(after, president, sale) + still_open
     return count > certificate_limit(before)
+
+
+# -- a protection bought back by the president who lost the presidency by the sale --------
+#
+# 1870 with protect_own_forced_sale=yes (the site's reading): a president's forced sale
+# in an operating round that passes his presidency to another player is offered for
+# protection to him, the president at the sale (the site's ``sell_queue`` keeps
+# ``bundle.corporation.owner`` as it was).  If he protects, the site transfers the sale's
+# bundle as it was made, its part of the president's certificate included, which the new
+# president now holds: the new president loses his certificate without being paid, the
+# shares he gave the seller for it stay in the open market (1870 seed 7148 of run 6: Ann
+# sold 30% of GMO and Cat became president; protecting, Ann became president again with
+# 30%, Cat left with nothing, 50% in the open market).  pbem gives the seller the shares
+# sold back and hands the presidency over by the rules (5.4).
+
+
+def protection_after_presidency_lost(before: GameState, action: dict[str, Any]) -> bool:
+    """Whether ``action`` (played on ``before``) protects a sale whose seller's
+    presidency it passed to another player."""
+    sale = before.round.get("protection")
+    return bool(sale) and action.get("type") == "protect" and \
+        before.president(sale["corp"]) != sale["president"]

@@ -22,7 +22,7 @@ from pbem.importer.export import Exporter, ExportError
 from pbem.importer.options import site_rules
 from pbem.notation import format_action
 
-from .defects import closing_late, redemption_list_fails
+from .defects import closing_late, protection_after_presidency_lost, redemption_list_fails
 from .setups import Setup
 from .stale import StaleGraph
 from .view import (
@@ -36,7 +36,8 @@ from .view import (
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 
 #: refusals explained by a defect of the site's engine: the game ends there, uncompared
-SITE_DEFECTS = frozenset({"site-stale-graph", "site-redemption-list", "site-closing-late"})
+SITE_DEFECTS = frozenset({"site-stale-graph", "site-redemption-list", "site-closing-late",
+                          "site-protection-presidency-lost"})
 
 
 @dataclass
@@ -118,6 +119,7 @@ class Duel:
         self.step_before: GameState | None = None
         self.closed_now: list[str] = []
         self.step_log: list[str] = []
+        self.step_action: dict[str, Any] = {}
 
     def play(self, limit: int = 4000) -> Outcome:
         started = time.perf_counter()
@@ -177,7 +179,7 @@ class Duel:
         rnd = self.state.round
         self.step_before = self.state.clone() if rnd.get("protection") or \
             rnd.get("protection_queue") else None
-        self.closed_now, self.step_log = [], []
+        self.closed_now, self.step_log, self.step_action = [], [], action
         found = self.command(name, action, text)
         if found is None:
             found = self.catch_up(text)
@@ -343,6 +345,10 @@ class Duel:
         if found and self.step_before is not None and closing_late(
                 self.step_before, self.state, self.closed_now, self.step_log):
             return Divergence("site-closing-late", self.outcome.commands, text, found)
+        if found and self.step_before is not None and protection_after_presidency_lost(
+                self.step_before, self.step_action):
+            return Divergence("site-protection-presidency-lost", self.outcome.commands, text,
+                              found)
         if found:
             return Divergence("state", self.outcome.commands, text, found, self.written)
         self.outcome.compared += 1

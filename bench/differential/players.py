@@ -19,7 +19,7 @@ from pbem.engine.state import GameState
 from pbem.importer.export import FREE_SHARES
 from pbem.importer.siteflow import NO_BUY, NOT_HIS_TURN, site_offers_private, site_passes_for
 
-from .defects import players_list_fails
+from .defects import players_list_fails, protection_after_presidency_lost
 
 
 class SitePlayer(Bot):
@@ -35,6 +35,8 @@ class SitePlayer(Bot):
         if kind == "redeem" and move["action"].get("from") and \
                 players_list_fails(state, move["action"]["corp"]):
             return False  # a defect of the site's engine would refuse it (defects.py)
+        if protection_after_presidency_lost(state, move["action"]):
+            return False  # the site's engine gets its result wrong (defects.py)
         return True
 
     def probe(self, duel: Any) -> Any:

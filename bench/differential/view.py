@@ -51,8 +51,10 @@ def pbem_view(state: GameState, ids: dict[str, int]) -> View:
         president = state.president(sym)
         tokens = sorted(f"{coord}.{stop}" for coord, stop in state.board.stations(sym))
         marker = state.board.markers.get(f"destination:{sym}")
-        if marker and c.destination_marker == "placed":  # 1870: the site's extra token
-            tokens = sorted(tokens + [f"{marker['hex']}.{marker.get('stop') or 0}"])
+        if marker and c.destination_marker == "placed" and marker.get("stop") is None:
+            # 1870: the site's extra token (a marker in a city space, station marker
+            # wars, is one of the stations already)
+            tokens = sorted(tokens + [f"{marker['hex']}.0"])
         own = state.percent(sym, f"c:{sym}")  # 1870: redeemed; the site counts them as
         corps[sym] = {
             "president": ids[president] if president else None,

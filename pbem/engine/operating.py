@@ -104,6 +104,29 @@ def settle_run(ctx: Ctx, corp: str) -> None:
                      "first.", cite(state, "dividend"))
 
 
+def closes_before_its_trains(state: GameState, corp: str) -> bool:
+    """A corporation without trains that has not run yet and whose value, moving left
+    at its dividend (no revenue), enters the closing section (1870, p.7): it closes
+    before its train step, so no train purchase, forced sale or bankruptcy comes first
+    (18xx.games: the same; 1870 seed 9030 of run 7)."""
+    if state.corps[corp].trains or state.round["turn"]["run"] is not None:
+        return False
+    ctx = Ctx(state.clone(), state.president(corp) or "")
+    try:
+        settle_run(ctx, corp)
+    except RulesError:
+        return False
+    return ctx.state.corps[corp].closed
+
+
+def settle_before_trains(ctx: Ctx, corp: str) -> None:
+    """``settle_run`` before a train step action; refused if the company closes there."""
+    settle_run(ctx, corp)
+    require(not ctx.state.corps[corp].closed, f"{corp} runs nothing, and its value moving "
+            "left at the dividend takes it into the closing section: it closes before its "
+            "train step. End its turn with done.", cite(ctx.state, "turn"))
+
+
 def end_turn(ctx: Ctx, corp: str) -> None:
     state = ctx.state
     settle_run(ctx, corp)
@@ -481,13 +504,12 @@ class BuyTrains(TurnStep):
     actions = frozenset({"buy_train"})
 
     def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-        settle_run(ctx, corp)
-        if ctx.state.corps[corp].closed:
-            return
+        settle_before_trains(ctx, corp)
         ortrains.buy_train(ctx, corp, action)
 
     def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
-        return train_moves(state, corp)
+        found = train_moves(state, corp)
+        return [] if found and closes_before_its_trains(state, corp) else found
 
 
 class ForcedSales(TurnStep):
@@ -500,13 +522,13 @@ class ForcedSales(TurnStep):
         if action["type"] == "sell_private":
             ortrains.offer_private_for_emergency(ctx, corp, action)
             return
-        settle_run(ctx, corp)  # forced sales belong to the train step, after the dividend
-        if ctx.state.corps[corp].closed:
-            return
+        settle_before_trains(ctx, corp)  # forced sales belong to the train step
         ortrains.emergency_sell(ctx, corp, action["sales"])
 
     def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
-        found = []
+        found: list[dict[str, Any]] = []
+        if ortrains.in_emergency(state, corp) and closes_before_its_trains(state, corp):
+            return found
         for other, most in ortrains.emergency_sales(state, corp).items():
             least = ortrains.fewest_forced_sale(state, corp, other, most)
             found.append({"action": {"type": "sell", "sales": [{"corp": other, "count": least}]},
@@ -520,14 +542,13 @@ class Bankruptcy(TurnStep):
     actions = frozenset({"bankrupt"})
 
     def act(self, ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
-        settle_run(ctx, corp)  # a corporation without revenue withholds first (6.1, 6.5)
-        if ctx.state.corps[corp].closed:
-            return
+        settle_before_trains(ctx, corp)  # without revenue it withholds first (6.1, 6.5)
         ortrains.bankrupt(ctx, corp)
 
     def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
         if ortrains.in_emergency(state, corp) and ortrains.emergency_shortfall(state, corp) > 0 \
-                and not ortrains.emergency_sales(state, corp):
+                and not ortrains.emergency_sales(state, corp) and \
+                not closes_before_its_trains(state, corp):
             return [{"action": {"type": "bankrupt"}}]
         return []
 
@@ -552,7 +573,7 @@ class EndTurn(TurnStep):
         end_turn(ctx, corp)
 
     def offers(self, state: GameState, corp: str) -> list[dict[str, Any]]:
-        if not ortrains.must_buy_train(state, corp):
+        if not ortrains.must_buy_train(state, corp) or closes_before_its_trains(state, corp):
             return [{"action": {"type": "pass"}}]
         return []
 

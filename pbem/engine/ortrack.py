@@ -505,9 +505,11 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
 
 
 def reserved_for(state: GameState, coord: str, stop: int, corp: str) -> str | None:
-    """Another corporation that has not yet operated whose home this slot is (6.3.2)."""
+    """Another corporation that has not yet operated whose home this slot is (6.3.2); not
+    one that has closed, which never starts (1870, p.7)."""
     for other, cdef in state.rules.corporations.items():
-        if other == corp or cdef.home != coord or state.corps[other].operated:
+        if other == corp or cdef.home != coord or state.corps[other].operated or \
+                state.corps[other].closed:
             continue
         if any(coord == c for c, _ in state.board.stations(other)):
             continue
@@ -561,7 +563,7 @@ def city_for(state: GameState, coord: str, city: int | None,
     corporation may place a station: `token D10` after a 59 whose other city its track
     does not reach, run 6, 1830 seed 7080).  Else the player is asked which."""
     tile, _ = tile_at(state.map, state.board, coord)
-    cities = [i for i, s in enumerate(tile.stops) if s.kind == "city"]
+    cities = [i for i, s in enumerate(tile.stops) if s.takes_stations]
     if city is not None:
         return city - 1
     require(bool(cities), f"There is no city on {coord}.", cite(state, "station"))

@@ -52,6 +52,13 @@ class Stop:
     slots: int = 0
     at: float | None = None
 
+    @property
+    def takes_stations(self) -> bool:
+        """A city, or an off-board area with a station space (1870: the Southwest, the
+        Southern Pacific's home; "a city is a large city, a small city, or an off board
+        location", Operate Trains, p.21)."""
+        return self.kind == "city" or (self.kind == "offboard" and self.slots > 0)
+
     def value(self, column: str | None = None) -> int:
         """The revenue in the given phase column (plain ints ignore the column)."""
         if isinstance(self.revenue, int):

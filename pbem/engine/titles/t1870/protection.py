@@ -21,6 +21,7 @@ from ...facts import MarketMove, MarketRestore, OverLimit
 from ...shares import (
     certificate_count,
     certificate_limit,
+    check_presidency,
     corp_counts_toward_limit,
     may_exceed_share_limit,
     ordinary_indexes,
@@ -75,7 +76,9 @@ def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
     if c.closed or president is None:
         return "the company has no president"
     if president != sale["president"]:
-        return f"{president} became president by this sale"  # may not protect it (p.13)
+        if sale["president"] != sale["seller"] or not own_sale_protectable(state):
+            return f"{president} became president by this sale"  # may not protect it (p.13)
+        president = sale["president"]  # the site's offer: the president at the sale
     if president == sale["seller"] and not own_sale_protectable(state):
         return f"{president} sold the shares"
     sold = state.round.get("sold", {}).get(president, [])
@@ -94,8 +97,10 @@ def own_sale_protectable(state: GameState) -> bool:
     """Option protect_own_forced_sale=yes (18xx.games): in an operating round the
     president who made the forced sales may protect those of his own companies, the
     rule against it speaking of shares sold "this stock round" (p.13; the site records
-    no operating round's sales as the player's); not with protect_after_selling=yes,
-    which excepts the president's own sale everywhere."""
+    no operating round's sales as the player's), also one whose presidency his sale
+    passed to another player (the site offers protection to the president at the
+    sale; buying the shares back may make him president again); not with
+    protect_after_selling=yes, which excepts the president's own sale everywhere."""
     return state.round.get("kind") == "operating" and \
         state.options.get("protect_own_forced_sale", "no") == "yes" and \
         state.options.get("protect_after_selling", "no") != "yes"
@@ -108,7 +113,8 @@ def certificate_problem(state: GameState, president: str, sale: dict[str, Any]) 
     moves only when protection is declined ("that company's share value token is moved
     according to the normal share value token movement rules", p.13), so they count as
     in the box it stood in before the sale, even where the sale took it into a section
-    whose certificates do not count."""
+    whose certificates do not count, and not where it took it out of one (brown into
+    the closing section)."""
     if not counted_before_sale(state, sale):
         return None
     after, limit = certificates_if_protected(state, president, sale), certificate_limit(state)
@@ -122,9 +128,11 @@ def certificates_if_protected(state: GameState, president: str, sale: dict[str, 
     after = certificate_count(state, president) + sale["count"]
     holder = player_holder(president)
     for pending in pending_sales(state, sale):
-        if counted_before_sale(state, pending) and \
-                not corp_counts_toward_limit(state, pending["corp"]):
-            after += len(state.cert_indexes(pending["corp"], holder))
+        before, now = counted_before_sale(state, pending), \
+            corp_counts_toward_limit(state, pending["corp"])
+        if before != now:  # e.g. from brown into the closing section: no longer counted
+            held = len(state.cert_indexes(pending["corp"], holder))
+            after += held if before else -held
     return after
 
 
@@ -170,6 +178,7 @@ def next_offer(ctx: Ctx) -> bool:
     queue = list(state.round.get("protection_queue", []))
     while queue:
         sale = queue.pop(0)
+        ctx.round_set(protection_queue=queue)  # a sale settled here no longer waits
         problem = offer_problem(state, sale)
         if problem is not None:
             settle(ctx, sale)
@@ -205,6 +214,7 @@ def protect(ctx: Ctx) -> None:
     ctx.pay(holder, BANK, sale["amount"])
     for index in ordinary_indexes(state, corp, POOL)[:sale["count"]]:
         ctx.move_cert(corp, index, holder)
+    check_presidency(ctx, corp)  # the seller of his own forced sale buying it back
     ctx.emit(MarketRestore(corp, sale["row"], sale["col"], sale["arrival"]))
     ctx.log(f"{president} protects {corp}: buys {sale['count']} from the open market for "
             f"{money(sale['amount'])}; the share value stays at ${sale['price']}.")

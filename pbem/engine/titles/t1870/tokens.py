@@ -83,7 +83,7 @@ def station_problem(state: GameState, corp: str, coord: str, stop: int) -> str |
     """Why ``corp`` may not put a station on city ``stop`` of ``coord`` (None: it may),
     the route aside."""
     tile, _ = tile_at(state.map, state.board, coord)
-    if stop >= len(tile.stops) or tile.stops[stop].kind != "city":
+    if stop >= len(tile.stops) or not tile.stops[stop].takes_stations:
         return f"There is no city {stop + 1} on {coord}."
     if any(c == coord for c, _ in state.board.stations(corp)):
         return f"{corp} already has a station on {coord}; a company may have one per tile."
@@ -137,7 +137,7 @@ def token_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     moves = []
     for coord, stop in sorted(corp_reach(state, corp).stops):
         tile, _ = tile_at(state.map, state.board, coord)
-        if tile.stops[stop].kind != "city" or station_problem(state, corp, coord, stop):
+        if not tile.stops[stop].takes_stations or station_problem(state, corp, coord, stop):
             continue
         cities = tile.cities()
         moves.append({"action": {"type": "token", "hex": coord,
