@@ -99,5 +99,6 @@ def protection_after_presidency_lost(before: GameState, action: dict[str, Any]) 
     """Whether ``action`` (played on ``before``) protects a sale whose seller's
     presidency it passed to another player."""
     sale = before.round.get("protection")
-    return bool(sale) and action.get("type") == "protect" and \
-        before.president(sale["corp"]) != sale["president"]
+    if not sale or action.get("type") != "protect":
+        return False
+    return bool(before.president(sale["corp"]) != sale["president"])
