@@ -106,9 +106,9 @@ def settle_run(ctx: Ctx, corp: str) -> None:
 
 def closes_before_its_trains(state: GameState, corp: str) -> bool:
     """A corporation without trains that has not run yet and whose value, moving left
-    at its dividend (no revenue), enters the closing section (1870, p.7): it closes
-    before its train step, so no train purchase, forced sale or bankruptcy comes first
-    (18xx.games: the same; 1870 seed 9030 of run 7)."""
+    at its dividend (no revenue), enters a closing section (a title's market rule): it
+    closes before its train step, so no train purchase, forced sale or bankruptcy comes
+    first (18xx.games: the same)."""
     if state.corps[corp].trains or state.round["turn"]["run"] is not None:
         return False
     ctx = Ctx(state.clone(), state.president(corp) or "")

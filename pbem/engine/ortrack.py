@@ -506,7 +506,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
 
 def reserved_for(state: GameState, coord: str, stop: int, corp: str) -> str | None:
     """Another corporation that has not yet operated whose home this slot is (6.3.2); not
-    one that has closed, which never starts (1870, p.7)."""
+    one that has closed, which never starts (a title's closing rule)."""
     for other, cdef in state.rules.corporations.items():
         if other == corp or cdef.home != coord or state.corps[other].operated or \
                 state.corps[other].closed:
@@ -561,7 +561,7 @@ def city_for(state: GameState, coord: str, city: int | None,
     """The city (its index on the tile) a command names, or the only one it can mean: the
     hex's only city, its only city with room, or the only one ``allowed`` (where the
     corporation may place a station: `token D10` after a 59 whose other city its track
-    does not reach, run 6, 1830 seed 7080).  Else the player is asked which."""
+    does not reach).  Else the player is asked which."""
     tile, _ = tile_at(state.map, state.board, coord)
     cities = [i for i, s in enumerate(tile.stops) if s.takes_stations]
     if city is not None:

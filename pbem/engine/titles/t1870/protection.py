@@ -68,8 +68,11 @@ def queue_sale(ctx: Ctx, seller: str, corp: str, count: int, before: dict[str, A
     ctx.round_set(protection_queue=queue)
 
 
-def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
-    """Why the president of the company sold is not offered protection, or None."""
+def offer_problem(state: GameState, sale: dict[str, Any],
+                  waiting: list[dict[str, Any]] | None = None) -> str | None:
+    """Why the president of the company sold is not offered protection, or None.
+    ``waiting``: the sales still queued behind it, if not the round's queue (while the
+    offers are made, a sale skipped before ``sale`` no longer waits: p.13)."""
     corp = sale["corp"]
     c = state.corps[corp]
     president = state.president(corp)
@@ -88,7 +91,7 @@ def offer_problem(state: GameState, sale: dict[str, Any]) -> str | None:
         return "the shares are no longer in the open market"
     if player_cash(state, president) < sale["amount"]:
         return f"{president} does not have {money(sale['amount'])}"
-    if certificate_problem(state, president, sale) is not None:
+    if certificate_problem(state, president, sale, waiting) is not None:
         return f"{president} has no certificate room"
     return None
 
@@ -106,7 +109,8 @@ def own_sale_protectable(state: GameState) -> bool:
         state.options.get("protect_after_selling", "no") != "yes"
 
 
-def certificate_problem(state: GameState, president: str, sale: dict[str, Any]) -> str | None:
+def certificate_problem(state: GameState, president: str, sale: dict[str, Any],
+                        waiting: list[dict[str, Any]] | None = None) -> str | None:
     """Protection keeps the token where it stood: if certificates count toward the limit
     there, the shares bought count.  So do the president's certificates of every company
     whose sale waits for its protection offer or answer (this one included): its token
@@ -117,17 +121,19 @@ def certificate_problem(state: GameState, president: str, sale: dict[str, Any]) 
     the closing section)."""
     if not counted_before_sale(state, sale):
         return None
-    after, limit = certificates_if_protected(state, president, sale), certificate_limit(state)
+    after = certificates_if_protected(state, president, sale, waiting)
+    limit = certificate_limit(state)
     if after > limit:
         return f"That would give you {after} certificates; the limit is {limit}."
     return None
 
 
-def certificates_if_protected(state: GameState, president: str, sale: dict[str, Any]) -> int:
+def certificates_if_protected(state: GameState, president: str, sale: dict[str, Any],
+                              waiting: list[dict[str, Any]] | None = None) -> int:
     """The president's certificates toward the limit once he has protected ``sale``."""
     after = certificate_count(state, president) + sale["count"]
     holder = player_holder(president)
-    for pending in pending_sales(state, sale):
+    for pending in pending_sales(state, sale, waiting):
         before, now = counted_before_sale(state, pending), \
             corp_counts_toward_limit(state, pending["corp"])
         if before != now:  # e.g. from brown into the closing section: no longer counted
@@ -144,13 +150,15 @@ def counted_before_sale(state: GameState, sale: dict[str, Any]) -> bool:
     return not state.rules.zone_allows(cell.zone, "uncounted")
 
 
-def pending_sales(state: GameState, sale: dict[str, Any]) -> list[dict[str, Any]]:
-    """``sale`` and the sales still waiting for protection, the first of each company."""
+def pending_sales(state: GameState, sale: dict[str, Any],
+                  waiting: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """``sale`` and the sales still waiting for protection (``waiting``, or the round's
+    queue), the first of each company."""
     rnd = state.round
-    waiting = [sale] + ([rnd["protection"]] if rnd.get("protection") else []) + \
-        list(rnd.get("protection_queue") or [])
+    queued = list(rnd.get("protection_queue") or []) if waiting is None else waiting
+    sales = [sale] + ([rnd["protection"]] if rnd.get("protection") else []) + queued
     first: dict[str, dict[str, Any]] = {}
-    for each in waiting:
+    for each in sales:
         first.setdefault(each["corp"], each)
     return list(first.values())
 
@@ -178,8 +186,7 @@ def next_offer(ctx: Ctx) -> bool:
     queue = list(state.round.get("protection_queue", []))
     while queue:
         sale = queue.pop(0)
-        ctx.round_set(protection_queue=queue)  # a sale settled here no longer waits
-        problem = offer_problem(state, sale)
+        problem = offer_problem(state, sale, waiting=queue)  # the sales skipped wait no more
         if problem is not None:
             settle(ctx, sale)
         else:
