@@ -3,7 +3,7 @@ finish, Variants p.25)."""
 
 from __future__ import annotations
 
-from or1870help import Table1870, home, ran, start
+from or1870help import Table1870, home, operating, ran, start
 
 from pbem.engine.context import Ctx
 from pbem.engine.ending import note_bank_break, worth
@@ -29,6 +29,23 @@ def test_p24_bank_broken_in_an_operating_round_ends_after_the_set():
     assert t.state.round["current"] == "TP"  # the set is finished
     t.act("B", "pass")
     assert t.state.finished and t.result["reason"] == "bank"
+
+
+def test_p24_bank_run_out_by_a_company_that_closes_ends_after_the_set():
+    """Ending the Game, p.24: "When the bank runs out of money during an operating
+    round, complete that entire set of operating rounds".  TP, the set's last company,
+    withholds more than the bank has, and its token enters the closing section: its
+    treasury goes back to the bank (p.7), but the bank ran out at the withholding, and
+    the set is over: the game ends (18xx.games the same; differential 1870 seed 9274:
+    pbem looked only at the bank after the move and began a stock round)."""
+    for option in ("empty", "overdrawn"):
+        t = two_companies(bank_break=option)
+        start(t, "TP", 10, {"B": 6}, cash=300, row=8)
+        t.state.bank = 57
+        operating(t, "TP", ("SP",), step="dividend", run={"revenue": 130, "routes": []})
+        t.act("B", "withhold")
+        assert t.state.corps["TP"].closed and t.state.bank > 0
+        assert t.state.finished and t.result["reason"] == "bank"
 
 
 def test_p24_bank_broken_in_a_stock_round_ends_after_the_next_set():
