@@ -327,3 +327,23 @@ def test_p7_p22_a_company_closing_at_its_dividend_buys_no_train_first(monkeypatc
         "A", "sell", sales=[{"corp": "IC", "count": 1}])
     t.act("A", "pass")  # done
     assert t.state.corps["IC"].closed
+
+
+def test_p7_p22_a_company_with_trains_but_no_route_closing_at_its_dividend_buys_no_train(
+        monkeypatch):
+    """The same with trains that have no route (Operate Trains, p.21): the run is worth
+    nothing, the company withholds $0 and closes at its dividend, before its train step
+    (p.7, p.13).  pbem refused the purchase but still listed it (legal_moves looked
+    only at companies without trains; differential 1870 seeds 30022, 30095, 30154,
+    30205 of run 8, the bots choosing a listed move pbem refused)."""
+    t = forced(monkeypatch, cash=1500)
+    monkeypatch.setattr(orrun, "has_route", lambda state, corp: False)
+    give_trains(t, "IC", "8")
+    operating(t, "IC")  # its track step
+    t.state.corps["IC"].cell = (8, 1)  # $10; left of it the closing section
+    moves = [m["action"]["type"] for m in legal_moves(t.state)["A"]]
+    assert "buy_train" not in moves and "pass" in moves
+    assert "closes before its train step" in t.refused("A", "buy_train", train="12",
+                                                       source="bank")
+    t.act("A", "pass")  # done
+    assert t.state.corps["IC"].closed

@@ -27,6 +27,7 @@ from .board.map import tile_at
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .facts import PrivateOwner, Station
+from .market import target_cell
 from .registry import book, cite
 from .state import GameState, corp_holder, player_holder
 from .steps import Moves, Round, Step
@@ -105,11 +106,11 @@ def settle_run(ctx: Ctx, corp: str) -> None:
 
 
 def closes_before_its_trains(state: GameState, corp: str) -> bool:
-    """A corporation without trains that has not run yet and whose value, moving left
-    at its dividend (no revenue), enters a closing section (a title's market rule): it
-    closes before its train step, so no train purchase, forced sale or bankruptcy comes
-    first (18xx.games: the same)."""
-    if state.corps[corp].trains or state.round["turn"]["run"] is not None:
+    """A corporation that has not run yet, whose run is worth nothing (no trains, or no
+    route for them) and whose value, moving left at its dividend, enters a closing
+    section (a title's market rule): it closes before its train step, so no train
+    purchase, forced sale or bankruptcy comes first (18xx.games: the same)."""
+    if state.round["turn"]["run"] is not None or not left_move_closes(state, corp):
         return False
     ctx = Ctx(state.clone(), state.president(corp) or "")
     try:
@@ -117,6 +118,17 @@ def closes_before_its_trains(state: GameState, corp: str) -> bool:
     except RulesError:
         return False
     return ctx.state.corps[corp].closed
+
+
+def left_move_closes(state: GameState, corp: str) -> bool:
+    """Whether a move left takes ``corp``'s token into a closing section."""
+    cell = state.corps[corp].cell
+    if cell is None:
+        return False
+    market = state.rules.market
+    target = market.cell(*target_cell(market, cell[0], cell[1], "left", 1,
+                                      state.options.get("ledge") == "site"))
+    return target is not None and state.rules.zone_allows(target.zone, "closes")
 
 
 def settle_before_trains(ctx: Ctx, corp: str) -> None:
