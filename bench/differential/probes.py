@@ -20,7 +20,7 @@ from typing import Any
 from pbem.engine.errors import RulesError
 from pbem.engine.game import decide
 from pbem.engine.operating import train_moves
-from pbem.engine.ortrack import lay_fields, near_hexes
+from pbem.engine.ortrack import lay_fields, near_hexes, phase_colours
 from pbem.engine.ortrains import in_emergency
 from pbem.engine.state import GameState
 from pbem.engine.trains import has_room
@@ -66,6 +66,12 @@ KNOWN_DIFFERENCES = {
                    "(`discountable_trains_for`), and `Step::BuyTrain#process_buy_train` "
                    "never checks `room?` for a purchase without one, then has the "
                    "corporation discard a train (run 6, 1830 seed 7190)",
+    "phase-colour": "a tile of a colour the phase does not allow yet (a green upgrade in "
+                    "phase 1-2): the site's interface lists only the phase's colours "
+                    "(`Step::Tracker#potential_tiles`, `Game#tile_valid_for_phase?`), but "
+                    "`Step::Tracker#lay_tile` checks only that the colour is the next one "
+                    "(`Game#upgrades_to?`), not the phase (run 8, 1870 seed 30130: SLSF's 15 "
+                    "on its yellow home E12 in phase 1)",
 }
 
 
@@ -86,6 +92,10 @@ def known_difference(state: GameState, pair: Pair, site: dict[str, Any]) -> str 
             and not rnd["turn"].get("private_bought") \
             and state.rules.zone_allows(state.zone(ours["corp"]), "multi_buy"):
         return "brown-zone"
+    if ours["type"] == "lay" and state.phase is not None:
+        tile = state.map.tiles.get(ours["tile"])
+        if tile is not None and tile.colour not in phase_colours(state):
+            return "phase-colour"
     if ours["type"] == "buy_private":
         if state.rules.private(ours["private"]).extra.get("no_sale_to_corporation"):
             return "no-buy"
