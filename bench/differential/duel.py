@@ -249,7 +249,7 @@ class Duel:
         (stale.py, defects.py), else "refused-by-site"."""
         if before is None:
             return "refused-by-site"
-        if self.stale.explains(before, name, action, site_action) or \
+        if self.stale.explains(before, name, action, site_action, error) or \
                 self.stale.offers_station(before, error):
             return "site-stale-graph"
         if redemption_list_fails(before, site_action, error):
