@@ -118,3 +118,27 @@ def test_p24_option_bank_break_overdrawn_an_empty_bank_has_not_broken() -> None:
         t.state.bank = -10  # a payment beyond its cash: broken in both readings
         note_bank_break(Ctx(t.state, "A"))
         assert t.state.ending == {"reason": "bank", "after": "set"}
+
+
+def test_p24_option_bank_break_overdrawn_counts_the_capital_of_a_float_as_paid() -> None:
+    """Ending the Game, p.24: the bank runs out of money during a stock round.  pbem pays
+    a company floated in a stock round its capital at the round's end (as 1830 5.3); the
+    site pays it at the float, so with bank_break=overdrawn its bank is lower by that
+    capital meanwhile, and a sale the bank pays for can break it (differential 1870
+    seed 9567 of run 7: ATSF floated, $760; Ann's sale of 3 MKT shares for $204 broke
+    the site's bank, and the game ended after that set of operating rounds)."""
+    from pbem.engine.state import BANK, player_holder
+
+    for option, ends in (("empty", False), ("overdrawn", True)):
+        t = two_companies(bank_break=option)
+        t.state.round = {"kind": "stock"}
+        t.state.corps["TP"].funded = False  # floated in this stock round: $900 unpaid
+        t.state.bank = 1000  # the site's: $100
+        ctx = Ctx(t.state, "A")
+        note_bank_break(ctx)
+        assert t.state.ending is None
+        ctx.pay(BANK, player_holder("A"), 204)
+        note_bank_break(ctx)
+        assert (t.state.ending is not None) is ends
+        if ends:
+            assert t.state.ending == {"reason": "bank", "after": "next set"}

@@ -38,7 +38,7 @@ class Ctx:
         """Move ``amount`` dollars; the bank may go below zero (paid on paper, 7.0)."""
         if amount:
             self.emit(Cash(payer, payee, amount))
-            bank = self.state.bank
+            bank = bank_level(self.state)
             if payer == BANK and (self.bank_low is None or bank < self.bank_low[0]):
                 self.bank_low = (bank, self.state.round.get("kind"))
 
@@ -53,6 +53,15 @@ class Ctx:
 
     def corp_set(self, corp: str, **values: Any) -> None:
         self.emit(CorpSet(corp, values))
+
+
+def bank_level(state: GameState) -> int:
+    """The bank's cash as its running out is judged: with bank_break=overdrawn
+    (18xx.games) less the capital of the corporations floated in this stock round, which
+    the site pays at the float and pbem at the round's end (5.3)."""
+    if state.options.get("bank_break", "empty") == "overdrawn":
+        return state.bank - state.unpaid_capital()
+    return state.bank
 
 
 def require(condition: bool, message: str, rule: str | None = None) -> None:

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import Ctx, money
+from .context import Ctx, bank_level, money
 from .facts import Ending, GameOver
 from .registry import book, cite
 from .state import BANK, GameState, player_holder
 
 
 def bank_broken(state: GameState, cash: int | None = None) -> bool:
-    """The bank has run out of money (its cash now, or ``cash``): it pays on from now
-    on on paper (7.0).  Option bank_break=overdrawn (18xx.games): only once a payment
-    exceeds what it has; a bank left with exactly $0 has not broken yet."""
-    cash = state.bank if cash is None else cash
+    """The bank has run out of money (its cash now, or ``cash``, context.bank_level): it
+    pays on from now on on paper (7.0).  Option bank_break=overdrawn (18xx.games): only
+    once a payment exceeds what it has, the capital of corporations floated in this
+    stock round counted as paid; a bank left with exactly $0 has not broken yet."""
+    cash = bank_level(state) if cash is None else cash
     if state.options.get("bank_break", "empty") == "overdrawn":
         return cash < 0
     return cash <= 0
