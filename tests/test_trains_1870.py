@@ -329,21 +329,23 @@ def test_p7_p22_a_company_closing_at_its_dividend_buys_no_train_first(monkeypatc
     assert t.state.corps["IC"].closed
 
 
-def test_p7_p22_a_company_with_trains_but_no_route_closing_at_its_dividend_buys_no_train(
-        monkeypatch):
-    """The same with trains that have no route (Operate Trains, p.21): the run is worth
-    nothing, the company withholds $0 and closes at its dividend, before its train step
-    (p.7, p.13).  pbem refused the purchase but still listed it (legal_moves looked
-    only at companies without trains; differential 1870 seeds 30022, 30095, 30154,
-    30205 of run 8, the bots choosing a listed move pbem refused)."""
-    t = forced(monkeypatch, cash=1500)
-    monkeypatch.setattr(orrun, "has_route", lambda state, corp: False)
-    give_trains(t, "IC", "8")
+def test_p7_p22_a_company_whose_train_runs_nothing_closing_at_its_dividend_buys_no_train_first():
+    """As above, with a train that has no route: IC's 3-train runs nothing (its home
+    station alone, no track), so IC withholds nothing and its value moves left from
+    $10 into the closing section (Share Values, p.7) before its train step (Operating
+    Round Summary, p.13). pbem listed a purchase from the open market that it then
+    refused ("closes before its train step"; differential 1870 seed 30154 of run 8):
+    no purchase is offered, and done closes IC."""
+    t = Table1870(["A", "B", "C", "D"], phase="3")
+    start(t, "IC", 90, {"A": 4, "B": 2, "C": 2}, cash=300, pool=2, row=2)
+    home(t, "IC")
+    give_trains(t, "IC", "3")
+    t.state.pool_trains.append("3")
     operating(t, "IC")  # its track step
     t.state.corps["IC"].cell = (8, 1)  # $10; left of it the closing section
     moves = [m["action"]["type"] for m in legal_moves(t.state)["A"]]
     assert "buy_train" not in moves and "pass" in moves
-    assert "closes before its train step" in t.refused("A", "buy_train", train="12",
-                                                       source="bank")
+    assert "closes before its train step" in t.refused(
+        "A", "buy_train", train="3", source="pool")
     t.act("A", "pass")  # done
     assert t.state.corps["IC"].closed

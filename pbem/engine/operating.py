@@ -21,13 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import orrun, ortrack, ortrains
+from . import market, orrun, ortrack, ortrains
 from .auction import pay_private_revenue
 from .board.map import tile_at
 from .context import Ctx, money, player_cash, require
 from .errors import RulesError
 from .facts import PrivateOwner, Station
-from .market import target_cell
 from .registry import book, cite
 from .state import GameState, corp_holder, player_holder
 from .steps import Moves, Round, Step
@@ -106,11 +105,11 @@ def settle_run(ctx: Ctx, corp: str) -> None:
 
 
 def closes_before_its_trains(state: GameState, corp: str) -> bool:
-    """A corporation that has not run yet, whose run is worth nothing (no trains, or no
-    route for them) and whose value, moving left at its dividend, enters a closing
-    section (a title's market rule): it closes before its train step, so no train
-    purchase, forced sale or bankruptcy comes first (18xx.games: the same)."""
-    if state.round["turn"]["run"] is not None or not left_move_closes(state, corp):
+    """A corporation that has not run yet, whose trains run nothing (or that has none),
+    and whose value, moving left at its dividend (no revenue), enters a closing section
+    (a title's market rule): it closes before its train step, so no train purchase,
+    forced sale or bankruptcy comes first (18xx.games: the same)."""
+    if state.round["turn"]["run"] is not None or not market.closes_moving(state, corp, "left"):
         return False
     ctx = Ctx(state.clone(), state.president(corp) or "")
     try:
@@ -118,17 +117,6 @@ def closes_before_its_trains(state: GameState, corp: str) -> bool:
     except RulesError:
         return False
     return ctx.state.corps[corp].closed
-
-
-def left_move_closes(state: GameState, corp: str) -> bool:
-    """Whether a move left takes ``corp``'s token into a closing section."""
-    cell = state.corps[corp].cell
-    if cell is None:
-        return False
-    market = state.rules.market
-    target = market.cell(*target_cell(market, cell[0], cell[1], "left", 1,
-                                      state.options.get("ledge") == "site"))
-    return target is not None and state.rules.zone_allows(target.zone, "closes")
 
 
 def settle_before_trains(ctx: Ctx, corp: str) -> None:
