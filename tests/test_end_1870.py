@@ -3,7 +3,7 @@ finish, Variants p.25)."""
 
 from __future__ import annotations
 
-from or1870help import Table1870, home, ran, start
+from or1870help import Table1870, home, operating, ran, start
 
 from pbem.engine.context import Ctx
 from pbem.engine.ending import note_bank_break, worth
@@ -29,6 +29,23 @@ def test_p24_bank_broken_in_an_operating_round_ends_after_the_set():
     assert t.state.round["current"] == "TP"  # the set is finished
     t.act("B", "pass")
     assert t.state.finished and t.result["reason"] == "bank"
+
+
+def test_p24_bank_run_out_by_a_company_that_closes_ends_after_the_set():
+    """Ending the Game, p.24: "When the bank runs out of money during an operating
+    round, complete that entire set of operating rounds".  TP, the set's last company,
+    withholds more than the bank has, and its token enters the closing section: its
+    treasury goes back to the bank (p.7), but the bank ran out at the withholding, and
+    the set is over: the game ends (18xx.games the same; differential 1870 seed 9274:
+    pbem looked only at the bank after the move and began a stock round)."""
+    for option in ("empty", "overdrawn"):
+        t = two_companies(bank_break=option)
+        start(t, "TP", 10, {"B": 6}, cash=300, row=8)
+        t.state.bank = 57
+        operating(t, "TP", ("SP",), step="dividend", run={"revenue": 130, "routes": []})
+        t.act("B", "withhold")
+        assert t.state.corps["TP"].closed and t.state.bank > 0
+        assert t.state.finished and t.result["reason"] == "bank"
 
 
 def test_p24_bank_broken_in_a_stock_round_ends_after_the_next_set():
@@ -101,3 +118,27 @@ def test_p24_option_bank_break_overdrawn_an_empty_bank_has_not_broken() -> None:
         t.state.bank = -10  # a payment beyond its cash: broken in both readings
         note_bank_break(Ctx(t.state, "A"))
         assert t.state.ending == {"reason": "bank", "after": "set"}
+
+
+def test_p24_option_bank_break_overdrawn_counts_the_capital_of_a_float_as_paid() -> None:
+    """Ending the Game, p.24: the bank runs out of money during a stock round.  pbem pays
+    a company floated in a stock round its capital at the round's end (as 1830 5.3); the
+    site pays it at the float, so with bank_break=overdrawn its bank is lower by that
+    capital meanwhile, and a sale the bank pays for can break it (differential 1870
+    seed 9567 of run 7: ATSF floated, $760; Ann's sale of 3 MKT shares for $204 broke
+    the site's bank, and the game ended after that set of operating rounds)."""
+    from pbem.engine.state import BANK, player_holder
+
+    for option, ends in (("empty", False), ("overdrawn", True)):
+        t = two_companies(bank_break=option)
+        t.state.round = {"kind": "stock"}
+        t.state.corps["TP"].funded = False  # floated in this stock round: $900 unpaid
+        t.state.bank = 1000  # the site's: $100
+        ctx = Ctx(t.state, "A")
+        note_bank_break(ctx)
+        assert t.state.ending is None
+        ctx.pay(BANK, player_holder("A"), 204)
+        note_bank_break(ctx)
+        assert (t.state.ending is not None) is ends
+        if ends:
+            assert t.state.ending == {"reason": "bank", "after": "next set"}

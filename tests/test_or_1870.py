@@ -253,6 +253,30 @@ def test_p23_station_at_the_destination_becomes_a_100_marker():
     assert t.state.corps["FW"].destination_marker == "kept"
 
 
+def test_p23_option_connection_after_closing_later_waits_for_the_next_turn():
+    """Connection Run, p.23: "Eligibility is checked for every company after each
+    company completes its turn"; "If the connection is not noticed when it is first
+    made, the run is made when it is noticed".  TP withholds at $10 and closes (p.7);
+    FW can connect.  By default its connection run follows TP's turn; with
+    connection_after_closing=later (18xx.games: closing ends TP's turn without its
+    CheckConnection step) FW operates first, and its eligibility is checked after its
+    turn (differential 1870 seeds 9248, 9344)."""
+    for option, connects in (("at-once", True), ("later", False)):
+        t = fort_worth(connection_after_closing=option)
+        start(t, "TP", 10, {"B": 6}, cash=300, row=8)
+        give_trains(t, "TP", "2")
+        operating(t, "TP", step="dividend", run={"revenue": 30, "routes": []})
+        t.act("B", "withhold")
+        assert t.state.corps["TP"].closed
+        if connects:
+            assert t.state.round["connection"]["corp"] == "FW"
+        else:
+            assert not t.state.round.get("connection")
+            assert t.state.round["current"] == "FW"
+            fw_turn_done(t)
+            assert t.state.round["connection"]["corp"] == "FW"
+
+
 def test_p23_the_company_that_operated_goes_first_then_share_price_order(monkeypatch):
     t = fort_worth()
     start(t, "MP", 120, {"C": 6}, cash=100)

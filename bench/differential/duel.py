@@ -111,7 +111,7 @@ class Duel:
         self.site_log: list[str] = []  # the oracle's last log lines (for people)
         self.pbem_log: list[str] = []  # pbem's last commands and log lines
         self.written: list[dict[str, Any]] = []  # the site actions of the last command
-        self.stale = StaleGraph()  # the site's graph after a company closed (stale.py)
+        self.stale = StaleGraph()  # the site's cached graph (stale.py)
         #: the site actions of the current command and the connection runs each started
         self.connections_made: list[tuple[dict[str, Any], list[list[str]]]] = []
         #: the current step (command and catch-up): pbem's state before it while a price
@@ -203,7 +203,7 @@ class Duel:
                 why: str = "") -> Divergence | None:
         """Decide ``action`` in pbem, write it as site actions, send them to the oracle."""
         out = self.outcome
-        before = self.state.clone() if self.stale.stations or \
+        before = self.state.clone() if self.stale or \
             action["type"] in ("redeem", "accept") else None
         try:
             decision = decide(self.state, name, action)
@@ -239,7 +239,7 @@ class Duel:
             self.step_log += answer.get("log", [])
             self.connections_made.append(
                 (site_action, connections(answer.get("auto_actions") or [])))
-        self.stale.note(decision.facts)
+        self.stale.note(decision.facts, action["type"])
         self.closed_now += [f.corp for f in decision.facts if isinstance(f, CorpClosed)]
         return None
 
@@ -249,7 +249,8 @@ class Duel:
         (stale.py, defects.py), else "refused-by-site"."""
         if before is None:
             return "refused-by-site"
-        if self.stale.explains(before, name, action, site_action, error):
+        if self.stale.explains(before, name, action, site_action, error) or \
+                self.stale.offers_station(before, error):
             return "site-stale-graph"
         if redemption_list_fails(before, site_action, error):
             return "site-redemption-list"

@@ -20,6 +20,16 @@ closure is still refused its station step after it, and the site skips that step
 FW, next to operate, reaches J5, but the site went from its track step straight to its
 runs and refused the pass pbem wrote for FW's station step, "Blocking step Run Routes
 cannot process action pass").
+
+The same cache misses a home station: ``Game#place_home_token`` (a company's first
+turn) puts it on the map without clearing the graph.  A company whose reach the site
+computed before keeps reaching through that city until the next lay or station (1870
+seeds 9438 and 9516 of run 7: MKT's home station filled B11, SLSF's graph from its lay
+on B9 one company earlier still ran through B11 to B9's free spaces, and the site held
+SLSF in its station step, "Blocking step Place a Token cannot process action
+run_routes", where pbem, rightly, had no station to offer: a city full of another
+company's stations blocks the way, 1870 p.20).  ``StaleGraph`` keeps those home
+stations too, and tells whether pbem would offer a station with them off the map.
 """
 
 from __future__ import annotations
@@ -27,29 +37,55 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.engine.errors import RulesError
-from pbem.engine.facts import CorpClosed, Fact, StationRemoved
+from pbem.engine.facts import CorpClosed, Fact, Station, StationRemoved
 from pbem.engine.game import decide
 from pbem.engine.ortrack import token_options
 from pbem.engine.state import GameState
 
 #: the site actions after which the site clears its graph
 CLEARING = frozenset({"lay_tile", "place_token"})
+#: pbem commands whose stations the site places with a clearing action
+STATION_COMMANDS = frozenset({"token", "destination"})
+#: the site's refusal while it holds a company in its station step
+TOKEN_STEP = "Blocking step Place a Token"
 
 
 class StaleGraph:
     def __init__(self) -> None:
         self.stations: list[tuple[str, int, str]] = []  # (hex, stop, corporation)
+        self.homes: list[tuple[str, int, str]] = []  # home stations placed since
 
-    def note(self, facts: list[Fact]) -> None:
-        """The stations of companies that close in a command's facts."""
+    def note(self, facts: list[Fact], command: str = "") -> None:
+        """The stations of companies that close in a command's facts, and the home
+        stations it placed (a command of type ``command``)."""
         closed = {f.corp for f in facts if isinstance(f, CorpClosed)}
         self.stations += [(f.hex, f.stop, f.corp) for f in facts
                           if isinstance(f, StationRemoved) and f.corp in closed]
+        if command not in STATION_COMMANDS:
+            self.homes += [(f.hex, f.stop, f.corp) for f in facts if isinstance(f, Station)]
+
+    def __bool__(self) -> bool:
+        """Whether the site's graph may be stale now."""
+        return bool(self.stations or self.homes)
 
     def sent(self, site_action: dict[str, Any]) -> None:
         """A site action the site accepted."""
         if site_action["type"] in CLEARING:
             self.stations.clear()
+            self.homes.clear()
+
+    def offers_station(self, before: GameState, error: str) -> bool:
+        """Whether the site holds the operating company in its station step only because
+        its graph misses the home stations placed since it was cleared: pbem, in
+        ``before``, offers that company no station, and would with them off the map."""
+        corp = before.round.get("current")
+        if not self.homes or TOKEN_STEP not in error or corp is None or \
+                token_options(before, corp):
+            return False
+        state = before.clone()
+        for coord, stop, owner in self.homes:
+            state.board.tokens[coord][stop].remove(owner)
+        return bool(token_options(state, corp))
 
     def explains(self, before: GameState, name: str, action: dict[str, Any],
                  site_action: dict[str, Any], error: str = "") -> bool:

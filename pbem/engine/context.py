@@ -11,7 +11,7 @@ from typing import Any
 
 from .errors import RulesError
 from .facts import Cash, Cert, CorpSet, Fact, RoundNew, RoundSet
-from .state import GameState, player_holder
+from .state import BANK, GameState, player_holder
 
 
 class Ctx:
@@ -20,6 +20,10 @@ class Ctx:
         self.actor = actor
         self.facts: list[Fact] = []
         self.lines: list[str] = []
+        #: the bank's lowest cash in this decision, and the kind of round then: a bank a
+        #: payment empties has run out of money even if a company closing in the same
+        #: decision gives it money back (ending.note_bank_break)
+        self.bank_low: tuple[int, str | None] | None = None
 
     # -- recording -------------------------------------------------------------
     def emit(self, fact: Fact) -> None:
@@ -34,6 +38,9 @@ class Ctx:
         """Move ``amount`` dollars; the bank may go below zero (paid on paper, 7.0)."""
         if amount:
             self.emit(Cash(payer, payee, amount))
+            bank = bank_level(self.state)
+            if payer == BANK and (self.bank_low is None or bank < self.bank_low[0]):
+                self.bank_low = (bank, self.state.round.get("kind"))
 
     def move_cert(self, corp: str, index: int, to: str) -> None:
         self.emit(Cert(corp, index, to))
@@ -46,6 +53,15 @@ class Ctx:
 
     def corp_set(self, corp: str, **values: Any) -> None:
         self.emit(CorpSet(corp, values))
+
+
+def bank_level(state: GameState) -> int:
+    """The bank's cash as its running out is judged: with bank_break=overdrawn
+    (18xx.games) less the capital of the corporations floated in this stock round, which
+    the site pays at the float and pbem at the round's end (5.3)."""
+    if state.options.get("bank_break", "empty") == "overdrawn":
+        return state.bank - state.unpaid_capital()
+    return state.bank
 
 
 def require(condition: bool, message: str, rule: str | None = None) -> None:

@@ -7,29 +7,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from .context import Ctx, money
+from .context import Ctx, bank_level, money
 from .facts import Ending, GameOver
 from .registry import book, cite
 from .state import BANK, GameState, player_holder
 
 
-def bank_broken(state: GameState) -> bool:
-    """The bank has run out of money: it pays on from now on on paper (7.0).  Option
-    bank_break=overdrawn (18xx.games): only once a payment exceeds what it has; a bank
-    left with exactly $0 has not broken yet."""
+def bank_broken(state: GameState, cash: int | None = None) -> bool:
+    """The bank has run out of money (its cash now, or ``cash``, context.bank_level): it
+    pays on from now on on paper (7.0).  Option bank_break=overdrawn (18xx.games): only
+    once a payment exceeds what it has, the capital of corporations floated in this
+    stock round counted as paid; a bank left with exactly $0 has not broken yet."""
+    cash = bank_level(state) if cash is None else cash
     if state.options.get("bank_break", "empty") == "overdrawn":
-        return state.bank < 0
-    return state.bank <= 0
+        return cash < 0
+    return cash <= 0
 
 
 def note_bank_break(ctx: Ctx) -> None:
-    """Called after every decision: the first time the bank runs out, fix when the game
-    ends: after the current set of operating rounds, or, in a stock round, after it and
-    one more set (7.0)."""
+    """Called after every decision, and before a set of operating rounds ends: the first
+    time the bank runs out, fix when the game ends: after the current set of operating
+    rounds, or, in a stock round, after it and one more set (7.0).  The bank has run
+    out at the payment that emptied it, in the round of that payment, even if money came
+    back later in the decision (a company closing returns its treasury: a company that
+    withheld the bank's last money and closed, found by differential testing)."""
     state = ctx.state
-    if state.ending is not None or state.finished or not bank_broken(state):
+    if state.ending is not None or state.finished:
         return
-    kind = state.round.get("kind")
+    low = ctx.bank_low
+    if low is not None and bank_broken(state, low[0]):
+        kind = low[1]
+    elif bank_broken(state):
+        kind = state.round.get("kind")
+    else:
+        return
     after = "set" if kind == "operating" else "next set"
     ctx.emit(Ending({"reason": "bank", "after": after}))
     when = ("at the end of this set of operating rounds" if after == "set" else

@@ -6,7 +6,7 @@ operating_round_ends); these are the common steps between rounds it takes."""
 from __future__ import annotations
 
 from .context import Ctx
-from .ending import end_game
+from .ending import end_game, note_bank_break
 from .facts import Ending, Phase, Priority
 from .market import move, operating_order
 from .operating import begin_operating_round
@@ -75,6 +75,7 @@ def after_operating_round(ctx: Ctx) -> None:
     if rnd["index"] < rnd["of"]:
         start_operating_round(ctx, rnd["sr"], rnd["index"] + 1, rnd["of"])
         return
+    note_bank_break(ctx)  # the bank emptied by the set's last payments
     if state.ending is not None and state.ending["after"] == "set":
         end_game(ctx, state.ending["reason"])
         return

@@ -43,6 +43,7 @@ SITE_READINGS: dict[str, dict[str, str]] = {
         "protection_timing": "turn-end",
         "protect_own_forced_sale": "yes",
         "bank_break": "overdrawn",
+        "connection_after_closing": "later",
         "auction_order": "lowest-bid",
         "compliance": "sell-first",
         "mrbc_uses": "one",

@@ -190,11 +190,28 @@ def check_written(state: GameState, corp: str, explicit: list[dict[str, Any]]) -
 
 def after_turn(ctx: Ctx, corp: str) -> None:
     """A company has finished its turn: the $400 finish, then connection runs, then the
-    next company."""
+    next company.  With connection_after_closing=later (18xx.games) none after the turn
+    of a company that closed in it: they wait for the next company's turn or the next
+    operating round."""
     if ends_after_turn(ctx.state):
         end_game(ctx, "400")
         return
+    if ctx.state.corps[corp].closed and checked_later(ctx.state):
+        start_queue(ctx, [])
+        return
     start_queue(ctx, eligible_in_order(ctx.state, corp))
+
+
+def checked_later(state: GameState) -> bool:
+    """Option connection_after_closing=later (18xx.games): eligibility is not checked
+    after the turn of a company that closed during it (its token entered the closing
+    section at its dividend); the connection is noticed after the next company's turn,
+    or at the start of the next operating round ("If the connection is not noticed when
+    it is first made, the run is made when it is noticed", p.23).  The site's
+    ``Game#close_corporation`` ends the turn with ``force_next_entity!``, which skips
+    the turn's last step, ``CheckConnection``; the next turn's first ``CheckConnection``
+    lists companies only at the round's first company."""
+    return state.options.get("connection_after_closing", "at-once") == "later"
 
 
 def at_round_start(ctx: Ctx) -> None:
