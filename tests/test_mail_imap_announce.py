@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import imaplib
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -20,7 +21,7 @@ MAIL = b"From: ann@players.test\r\nSubject: buy SV\r\n\r\nbuy SV\r\n"
 
 
 @pytest.fixture
-def pymap() -> EmbeddedImap:
+def pymap() -> Iterator[EmbeddedImap]:
     server = EmbeddedImap().start()
     yield server
     server.stop()
