@@ -2,7 +2,8 @@
 
 1. Throughput: 50 games, their players' mails waiting in the service mailbox;
    the service fetches, processes (one transaction each) and sends every reply
-   and notification: inbound messages per second, end to end.
+   and notification (to an SMTP sink in a process of its own): inbound messages per
+   second, end to end; the CPU of pbem's process and, apart, of the sink's.
 2. Latency: with ``serve`` running (IMAP IDLE), a player mails a move by SMTP;
    the time until the next player's "your turn" mail is accepted by SMTP.
    Median and 95th percentile.
@@ -13,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from email.policy import SMTP
 from pathlib import Path
 
@@ -39,23 +42,82 @@ MOVES = [("Ann", "buy SV"), ("Ben", "buy CS"), ("Cat", "buy DH"), ("Dan", "buy M
 LATENCY_MOVES = ["buy SV", "buy CS", "buy DH", "buy MH", "buy CA", "pass"]
 
 
-def throughput(world: MailWorld, count: int = GAMES) -> tuple[int, float, float, float]:
-    """(messages processed, wall seconds, CPU seconds of this process, of them those of
-    the thread that ran pbem: the SMTP sink runs in threads of its own)."""
+@dataclass
+class Throughput:
+    processed: int  # inbound messages
+    elapsed: float  # wall seconds
+    cpu: float  # CPU seconds of this process (pbem: the sink is not in it)
+    own: float  # of them those of the thread that ran pbem
+    sink: float  # CPU seconds of the SMTP sink's process while pbem sent
+    sent: int  # mails the sink accepted
+
+
+def throughput(world: MailWorld, count: int = GAMES) -> Throughput:
+    """``count`` games' moves waiting in the service mailbox, fetched, processed and their
+    mails sent by ``poll_once`` in this process, to an SMTP sink in a process of its own
+    (its CPU measured apart: in this process its threads took the GIL from pbem's)."""
     games = [world.new_game(welcome=False) for _ in range(count)]
     for name, command in MOVES:  # interleaved: every game's first move, then the second...
         for game in games:
             mail = game.mail(name, command)
             world.sink.append_to_service(game.email(name), str(mail["To"]),
                                          mail.as_bytes(policy=SMTP))
-    store = open_store(world.db, now=now())
-    started, cpu, own = time.perf_counter(), time.process_time(), time.thread_time()
-    report = asyncio.run(poll_once(store, world.config))
-    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-    own = time.thread_time() - own
-    store.close()
+    with SinkProcess() as sink:
+        _point_smtp_at(world, sink.port)
+        store = open_store(world.db, now=now())
+        started, cpu, own = time.perf_counter(), time.process_time(), time.thread_time()
+        report = asyncio.run(poll_once(store, world.config))
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        own = time.thread_time() - own
+        store.close()
     assert report.processed == count * len(MOVES), report
-    return report.processed, elapsed, cpu, own
+    assert sink.accepted == report.processed * len(MOVES), sink.accepted  # 4 mails a move
+    return Throughput(report.processed, elapsed, cpu, own, sink.cpu, sink.accepted)
+
+
+def _point_smtp_at(world: MailWorld, port: int) -> None:
+    """The service's configuration with its SMTP server on ``port``."""
+    text = world.config_path.read_text()
+    head, smtp = text.split("[smtp]\n", 1)
+    smtp = re.sub(r"(?m)^port = \d+$", f"port = {port}", smtp, count=1)
+    world.config_path.write_text(f"{head}[smtp]\n{smtp}")
+
+
+#: an SMTP sink (MailSink without an IMAP server: every mail kept in memory) in a process
+#: of its own: prints its port and its CPU seconds so far, then, when its standard input
+#: closes, its CPU seconds and how many mails it accepted.
+SINK = """
+import resource, sys
+from pbem.mail.embedded import MailSink
+
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+sink = MailSink(None).start()
+print(sink.port, cpu(), flush=True)
+sys.stdin.read()
+print(cpu(), len(sink.delivered), flush=True)
+sink.stop()
+"""
+
+
+class SinkProcess:
+    def __init__(self) -> None:
+        self.child = subprocess.Popen([sys.executable, "-c", SINK], cwd=ROOT, text=True,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self.child.stdout is not None
+        port, cpu = self.child.stdout.readline().split()
+        self.port, self._started = int(port), float(cpu)
+        self.cpu, self.accepted = 0.0, 0
+
+    def __enter__(self) -> SinkProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        out, _ = self.child.communicate("", timeout=60)
+        cpu, accepted = out.split()
+        self.cpu, self.accepted = float(cpu) - self._started, int(accepted)
 
 
 def memory(world: MailWorld) -> tuple[int, float]:
@@ -148,22 +210,28 @@ def report_latency(label: str, samples: list[float]) -> None:
           f"moves: median {statistics.median(samples):.3f} s, 95th percentile {q[18]:.3f} s")
 
 
+def report_throughput(kind: str, run: Throughput) -> None:
+    count = run.processed
+    print(f"IMAP server: {kind}; {GAMES} games")
+    print(f"inbound: {count} messages processed end to end in {run.elapsed:.2f} s = "
+          f"{count / run.elapsed:.1f} messages/s (each: fetch, one transaction, flag; "
+          f"replies and notifications sent: {run.sent} mails)")
+    print(f"  CPU time of pbem's process: {run.cpu:.2f} s = {run.cpu / count * 1000:.1f} ms a "
+          f"message, {count / run.cpu:.1f} messages per CPU second (wall time suffers when "
+          "other jobs share the cores)")
+    print(f"  of which pbem's thread (fetch, process, build, send): {run.own:.2f} s = "
+          f"{run.own / count * 1000:.1f} ms a message")
+    print(f"  besides: the SMTP sink's process (aiosmtpd, receiving {run.sent} mails) "
+          f"{run.sink:.2f} s = {run.sink / count * 1000:.1f} ms a message; the IMAP server's "
+          "CPU is not measured")
+
+
 def run_in_world(servers: ImapServers, job: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         world = MailWorld(Path(tmp), servers.account())
         try:
             if job == "throughput":
-                count, elapsed, cpu, own = throughput(world)
-                print(f"IMAP server: {servers.kind}; {GAMES} games")
-                print(f"inbound: {count} messages processed end to end in {elapsed:.2f} s = "
-                      f"{count / elapsed:.1f} messages/s (each: fetch, one transaction, flag; "
-                      "replies and notifications sent)")
-                print(f"  CPU time of this process (pbem and the SMTP sink): {cpu:.2f} s = "
-                      f"{count / cpu:.1f} messages per CPU second (the IMAP server's "
-                      "CPU not counted; wall time suffers when other jobs share the cores)")
-                print(f"  of which pbem's thread (fetch, process, build, send; not the sink's "
-                      f"threads): {own:.2f} s = {own / count * 1000:.1f} ms a message, "
-                      f"{count / own:.1f} messages per CPU second")
+                report_throughput(servers.kind, throughput(world))
             elif job == "memory":
                 count, peak = memory(world)
                 print(f"{MEMORY_GAMES} active games, {count} inbound messages processed and "

@@ -237,20 +237,23 @@ class MailQueueMixin(StoreBase):
         """Sent: and the secrets it carried (a key, the reply code) removed from the copy.
         Not waiting for the disk (``durable=False``): after a power cut the mark may be
         lost and the mail is sent again with its Message-ID, as after a crash while
-        sending (delivery is at least once)."""
+        sending (delivery is at least once). One UPDATE: SQLite writes the row again,
+        its mail of 80 KB included, for any change of it (a second UPDATE for the
+        redacted copy wrote it twice)."""
         with self.transaction(durable=False):
-            self._outbox_update(
-                outbox_id,
-                "status = 'sent', sent = ?, next_attempt = NULL, attempts = attempts + 1",
-                [sent],
-            )
             row = self._row("SELECT redact FROM outbox WHERE id = ?", [outbox_id])
-            if row is not None and row["redact"]:
+            if row is None:
+                self.outbox_get(outbox_id)  # says that there is none
+                return
+            copy = None
+            if row["redact"]:
                 raw = self._row("SELECT raw FROM outbox WHERE id = ?", [outbox_id])
                 assert raw is not None
-                self.conn.execute("UPDATE outbox SET raw = ?, redact = NULL WHERE id = ?",
-                                  [redacted(bytes(raw["raw"]), json.loads(row["redact"])),
-                                   outbox_id])
+                copy = redacted(bytes(raw["raw"]), json.loads(row["redact"]))
+            self.conn.execute(
+                """UPDATE outbox SET status = 'sent', sent = ?, next_attempt = NULL,
+                       attempts = attempts + 1, raw = COALESCE(?, raw), redact = NULL
+                   WHERE id = ?""", [sent, copy, outbox_id])
 
     def outbox_mark_retry(self, outbox_id: int, next_attempt: str, error: str) -> None:
         """A temporary failure (4xx, connection): try again at ``next_attempt``."""

@@ -43,6 +43,8 @@ class Mailbox:
         self.flag = config.processed_flag
         self.capabilities: set[str] = set()
         self.exists = 0
+        #: the server said it holds more messages (an untagged EXISTS) since the last search
+        self.announced = False
         self._lost = asyncio.Event()
         self._greeted = False  # the server said hello: a LOGOUT may be sent on close
 
@@ -69,6 +71,7 @@ class Mailbox:
             raise MailboxError(f"cannot connect to {cfg.host}:{cfg.port}: {exc!r}") from exc
         if cfg.security == "tls":
             self.client.protocol.conn_lost_cb = self._connection_lost
+        self._note_announcements()
         if cfg.security == "starttls":
             await self._starttls()
         response = await self._call(self.client.login(cfg.user, self._password))
@@ -77,6 +80,23 @@ class Mailbox:
         await self._call(self.client.protocol.capability())
         self.capabilities = {c.upper() for c in self.client.protocol.capabilities}
         await self.select()
+
+    def _note_announcements(self) -> None:
+        """Set ``announced`` on every untagged EXISTS, whatever command it comes with.
+        aioimaplib drops those that come with a command other than IDLE or NOOP: a mail
+        that arrives while the server answers a SEARCH is announced in that answer
+        (pymap does so) and not found by it, and then not announced again by IDLE, so
+        it waited for the IDLE refresh (``idle_seconds``)."""
+        assert self.client is not None
+        protocol = self.client.protocol
+        untagged = protocol._untagged_response
+
+        def noted(line: bytes) -> Any:
+            if _EXISTS.match(line.removeprefix(b"* ")):
+                self.announced = True
+            return untagged(line)
+
+        protocol._untagged_response = noted
 
     def _connection_lost(self, exc: Exception | None) -> None:
         self._lost.set()
@@ -167,6 +187,7 @@ class Mailbox:
     async def pending(self) -> list[int]:
         """UIDs of the messages not yet marked done, oldest first."""
         assert self.client is not None
+        self.announced = False
         response = await self._call(self.client.uid_search(*self._search_criteria(),
                                                            charset=None))
         if response.result != "OK":
@@ -233,7 +254,10 @@ class Mailbox:
 
     async def wait(self, stop: asyncio.Event) -> None:
         """Return when new mail may have arrived, when ``stop`` is set, or after the
-        IDLE refresh / poll interval."""
+        IDLE refresh / poll interval; at once when the server announced mail since the
+        last search (it may have come after the search looked)."""
+        if self.announced:
+            return
         if self.can_idle:
             await self._idle(stop)
         else:

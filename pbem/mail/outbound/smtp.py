@@ -6,12 +6,22 @@ answer (or too many attempts) marks the mail failed and tells the referee.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 from email import message_from_bytes
 from typing import Any
 
 import aiosmtplib
+from aiosmtplib import (
+    SMTPDataError,
+    SMTPRecipientRefused,
+    SMTPRecipientsRefused,
+    SMTPResponseException,
+    SMTPServerDisconnected,
+    SMTPStatus,
+    SMTPTimeoutError,
+)
 
 from ...store import Store
 from ..clock import later, now
@@ -54,6 +64,58 @@ async def connect(config: MailConfig) -> aiosmtplib.SMTP:
     return client
 
 
+def on_the_wire(raw: bytes) -> bool:
+    """True when ``raw`` is as DATA carries it: every line ends with CRLF (no lone CR or
+    LF), the last one too, and none starts with a dot (which DATA doubles). Every mail
+    pbem writes is (compose.wire_bytes)."""
+    return (raw.endswith(b"\r\n") and not raw.startswith(b".") and b"\n." not in raw
+            and raw.count(b"\r") == raw.count(b"\n") == raw.count(b"\r\n"))
+
+
+async def send_mail(client: aiosmtplib.SMTP, sender: str, recipient: str, raw: bytes) -> None:
+    """``client.sendmail(sender, [recipient], raw)``: the same commands (MAIL with the
+    size the server is told, RCPT, DATA; RSET after a refusal), the same bytes and the
+    same exceptions; but a mail already as DATA carries it (``on_the_wire``) goes as it
+    is, without aiosmtplib's three regular-expression passes over the whole mail (line
+    ends for the size, line ends and dots for DATA: 2 ms of a mail of 90 KB, most of
+    what sending it costs pbem). Anything else, and the first mail of a connection
+    (before EHLO), goes through ``sendmail``."""
+    if client.is_ehlo_or_helo_needed or not on_the_wire(raw):
+        await client.sendmail(sender, [recipient], raw)
+        return
+    options = [f"size={len(raw)}"] if client.supports_extension("size") else []
+    try:
+        await client.mail(sender, options=options)
+        try:
+            await client.rcpt(recipient)
+        except SMTPRecipientRefused as exc:
+            raise SMTPRecipientsRefused([exc]) from None
+        await _data(client, raw)
+    except (SMTPResponseException, SMTPRecipientsRefused):
+        with contextlib.suppress(ConnectionError, SMTPResponseException):
+            await client.rset()  # the envelope reset for the next mail, as sendmail does
+        raise
+
+
+async def _data(client: aiosmtplib.SMTP, raw: bytes) -> None:
+    """DATA, then ``raw`` (on the wire already) and the final dot, as
+    aiosmtplib's ``data`` sends them."""
+    start = await client.execute_command(b"DATA")
+    if start.code != SMTPStatus.start_input:
+        raise SMTPDataError(start.code, start.message)
+    protocol = client.protocol
+    if protocol is None:
+        raise SMTPServerDisconnected("Connection lost")
+    try:
+        protocol.write(raw + b".\r\n")
+        done = await protocol.read_response(timeout=client.timeout)
+    except (SMTPServerDisconnected, SMTPTimeoutError):
+        client.close()
+        raise
+    if done.code != SMTPStatus.completed:
+        raise SMTPDataError(done.code, done.message)
+
+
 class Sender:
     def __init__(self, store: Store, config: MailConfig) -> None:
         self.store = store
@@ -88,8 +150,8 @@ class Sender:
         try:
             if self.client is None or not self.client.is_connected:
                 self.client = await connect(self.config)
-            errors, _ = await self.client.sendmail(self.config.address, [row["recipient"]],
-                                                   bytes(row["raw"]))
+            await send_mail(self.client, self.config.address, row["recipient"],
+                            bytes(row["raw"]))
         except aiosmtplib.SMTPRecipientsRefused as exc:
             first = exc.recipients[0]
             return self._answer(row, first.code, first.message)
