@@ -460,13 +460,14 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
     a reached city rises in value) or "strict" (restricted: new track extends a
     route).  ``reach``: corp_reach(state, corp), when the caller has it."""
     rule = state.options.get("tile_lay", "open")
-    if rule in CLOSED_RULES and reach is None:
-        # first with what the closed rule's routes found breadth first reach (part of
-        # the reach: both tests below can only say yes more often with more), which
-        # mostly answers yes without the reach's depth-first search
+    if reach is None:
+        # first with what the routes found breadth first reach (part of the reach: both
+        # tests below can only say yes more often with more), which mostly answers yes
+        # without the reach's depth-first search
         found = corp_arrivals(state, corp).found_reach
-        if touches_reach(state, found, corp, coord, tile_id, rotation) and \
-                _closed_ok(state, corp, coord, tile_id, rotation, found, rule):
+        if touches_reach(state, found, corp, coord, tile_id, rotation) and (
+                rule not in CLOSED_RULES or
+                _closed_ok(state, corp, coord, tile_id, rotation, found, rule)):
             return True
     reach = reach or corp_reach(state, corp)
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
