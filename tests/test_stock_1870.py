@@ -10,7 +10,7 @@ from enginehelp import Table
 from pbem.engine.context import Ctx
 from pbem.engine.game import apply_facts, legal_moves
 from pbem.engine.market import move
-from pbem.engine.shares import certificate_limit
+from pbem.engine.shares import certificate_count, certificate_limit
 from pbem.engine.state import BANK, CLOSED, IPO, POOL, corp_holder, player_holder
 
 NAMES = ["P1", "P2", "P3", "P4", "P5"]
@@ -528,7 +528,8 @@ def test_p13_certificates_of_a_company_sold_into_the_closing_section_still_do_no
     assert st.round["protection"]["corp"] == "MP"
     assert st.round["protection"]["president"] == "Dewey"
     t.act("Dewey", "protect", corp="MP")
-    assert certificate_count(st, "Dewey") == certificate_limit(st) + 1  # TP counted now
+    # TP, in the closing section until Dewey answers, counts neither (brown before)
+    assert certificate_count(st, "Dewey") == certificate_limit(st)
     t.act("Dewey", "decline")  # TP's token enters the closing section
     assert st.corps["TP"].closed
 
@@ -827,3 +828,23 @@ def test_p25_variant_1850_market_is_the_games_market() -> None:
     assert [c.zone for c in cells.values() if c.price == 40 and c.col == 0] == ["green"]
     assert any(c.zone == "yellow" for c in plain.state.rules.market.cells.values()
                if c.price == 60 and c.col in (5, 6))
+
+
+def test_p7_p14_certificates_sold_into_the_closing_section_do_not_count() -> None:
+    """Share and Certificate Limits, p.6; Closing Section, p.7; the Shirley Sneaky
+    example, p.14 (the seller counts by the box his sale took the token to): P3 sells
+    one of his three IC shares at $10 (brown, not counted) into the closing section.
+    IC closes unless its president protects it, and then its certificates are removed:
+    his two left do not count meanwhile, as they did not before (found by differential
+    testing, 1870 seed 30139 of run 8: the site let Ben buy a share there, pbem counted
+    his FW certificates and refused)."""
+    t = stock_round()
+    second_stock_round(t)
+    start(t, "IC", "P4", 68, 7, 0)  # $10
+    for index in (1, 2, 3):
+        give(t, "IC", index, player_holder("P3"))
+    put(t, {"f": "round_set", "values": {"current": "P3"}})
+    before = certificate_count(t.state, "P3")
+    t.act("P3", "sell", sales=[{"corp": "IC", "count": 1}])
+    assert not t.state.corps["IC"].closed and t.state.zone("IC") == "closed"
+    assert certificate_count(t.state, "P3") == before

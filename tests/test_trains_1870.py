@@ -327,3 +327,25 @@ def test_p7_p22_a_company_closing_at_its_dividend_buys_no_train_first(monkeypatc
         "A", "sell", sales=[{"corp": "IC", "count": 1}])
     t.act("A", "pass")  # done
     assert t.state.corps["IC"].closed
+
+
+def test_p7_p22_a_company_whose_train_runs_nothing_closing_at_its_dividend_buys_no_train_first():
+    """As above, with a train that has no route: IC's 3-train runs nothing (its home
+    station alone, no track), so IC withholds nothing and its value moves left from
+    $10 into the closing section (Share Values, p.7) before its train step (Operating
+    Round Summary, p.13). pbem listed a purchase from the open market that it then
+    refused ("closes before its train step"; differential 1870 seed 30154 of run 8):
+    no purchase is offered, and done closes IC."""
+    t = Table1870(["A", "B", "C", "D"], phase="3")
+    start(t, "IC", 90, {"A": 4, "B": 2, "C": 2}, cash=300, pool=2, row=2)
+    home(t, "IC")
+    give_trains(t, "IC", "3")
+    t.state.pool_trains.append("3")
+    operating(t, "IC")  # its track step
+    t.state.corps["IC"].cell = (8, 1)  # $10; left of it the closing section
+    moves = [m["action"]["type"] for m in legal_moves(t.state)["A"]]
+    assert "buy_train" not in moves and "pass" in moves
+    assert "closes before its train step" in t.refused(
+        "A", "buy_train", train="3", source="pool")
+    t.act("A", "pass")  # done
+    assert t.state.corps["IC"].closed

@@ -249,7 +249,7 @@ class Duel:
         (stale.py, defects.py), else "refused-by-site"."""
         if before is None:
             return "refused-by-site"
-        if self.stale.explains(before, name, action, site_action):
+        if self.stale.explains(before, name, action, site_action, error):
             return "site-stale-graph"
         if redemption_list_fails(before, site_action, error):
             return "site-redemption-list"

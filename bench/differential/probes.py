@@ -17,10 +17,11 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from pbem.engine.board.track import lay_problem
 from pbem.engine.errors import RulesError
 from pbem.engine.game import decide
 from pbem.engine.operating import train_moves
-from pbem.engine.ortrack import lay_fields, near_hexes
+from pbem.engine.ortrack import lay_fields, near_hexes, phase_colours
 from pbem.engine.ortrains import in_emergency
 from pbem.engine.state import GameState
 from pbem.engine.trains import has_room
@@ -66,13 +67,21 @@ KNOWN_DIFFERENCES = {
                    "(`discountable_trains_for`), and `Step::BuyTrain#process_buy_train` "
                    "never checks `room?` for a purchase without one, then has the "
                    "corporation discard a train (run 6, 1830 seed 7190)",
+    "phase-colour": "a tile of a colour the phase does not allow yet (a green tile in "
+                    "phase 1 of 1870): rule 1830 6.2 (1870 Lay or Upgrade Track, p.19) "
+                    "allows only the colours of the current phase; the site's interface "
+                    "offers only those (`Step::Tracker#upgradeable_tiles` asks "
+                    "`Game::Base#tile_valid_for_phase?`), but `Step::Tracker#lay_tile` "
+                    "checks only `upgrades_to?` (the colour after the old tile's, the "
+                    "track kept, the label, the cities) and the rotation, never the phase "
+                    "(run 8, 1870 seed 30130: SLSF's 15 on its yellow home E12 in phase 1)",
 }
 
 
 def known_difference(state: GameState, pair: Pair, site: dict[str, Any]) -> str | None:
     """The key of KNOWN_DIFFERENCES that explains why the site would judge this move
     otherwise than pbem, or None.  ``site`` is the oracle's state at the position."""
-    _, ours, _ = pair
+    _, ours, site_action = pair
     rnd = state.round
     if ours["type"] == "bankrupt":
         corp = rnd.get("current")
@@ -86,6 +95,8 @@ def known_difference(state: GameState, pair: Pair, site: dict[str, Any]) -> str 
             and not rnd["turn"].get("private_bought") \
             and state.rules.zone_allows(state.zone(ours["corp"]), "multi_buy"):
         return "brown-zone"
+    if ours["type"] == "lay" and laid_only_too_early(state, ours, site_action):
+        return "phase-colour"
     if ours["type"] == "buy_private":
         if state.rules.private(ours["private"]).extra.get("no_sale_to_corporation"):
             return "no-buy"
@@ -93,6 +104,19 @@ def known_difference(state: GameState, pair: Pair, site: dict[str, Any]) -> str 
                 and state.phase == state.rules.phases[0].name and ours["private"] != "MRBC":
             return "1870-phase-1-private"
     return None
+
+
+def laid_only_too_early(state: GameState, ours: dict[str, Any],
+                        site_action: dict[str, Any]) -> bool:
+    """The lay's tile is of a colour the phase does not allow yet, and nothing else
+    forbids it at the site's rotation (KNOWN_DIFFERENCES["phase-colour"])."""
+    tile = state.map.tiles.get(ours["tile"])
+    colours = phase_colours(state)
+    if tile is None or tile.colour in colours or "rotation" not in site_action:
+        return False
+    every = ("yellow", "green", "brown", "gray")
+    return lay_problem(state.map, state.board, ours["hex"], ours["tile"],
+                       site_action["rotation"], every, corp=state.round.get("current")) is None
 
 
 def beyond_the_limit_but_for_a_trade_in(state: GameState, corp: str | None) -> bool:

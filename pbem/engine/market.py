@@ -101,6 +101,18 @@ def right_above_ledge(market: Market, row: int, col: int) -> tuple[int, int]:
     return cell_right(market, row, col)
 
 
+def closes_moving(state: GameState, corp: str, direction: str, steps: int = 1) -> bool:
+    """Whether moving ``corp``'s token ``steps`` boxes ``direction`` would take it into a
+    closing section (as ``move`` would move it)."""
+    cell = state.corps[corp].cell
+    if cell is None or steps <= 0:
+        return False
+    market = state.rules.market
+    site = state.options.get("ledge") == "site"
+    target = market.cell(*target_cell(market, cell[0], cell[1], direction, steps, site))
+    return target is not None and state.rules.zone_allows(target.zone, "closes")
+
+
 def move(ctx: Ctx, corp: str, direction: str, steps: int = 1, close: bool = True) -> None:
     """Move ``corp``'s token ``steps`` boxes ``direction`` (down, up, right, left); a
     token that enters a closing section closes the company (Rulebook.close_company), unless

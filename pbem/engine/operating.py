@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import orrun, ortrack, ortrains
+from . import market, orrun, ortrack, ortrains
 from .auction import pay_private_revenue
 from .board.map import tile_at
 from .context import Ctx, money, player_cash, require
@@ -105,11 +105,11 @@ def settle_run(ctx: Ctx, corp: str) -> None:
 
 
 def closes_before_its_trains(state: GameState, corp: str) -> bool:
-    """A corporation without trains that has not run yet and whose value, moving left
-    at its dividend (no revenue), enters a closing section (a title's market rule): it
-    closes before its train step, so no train purchase, forced sale or bankruptcy comes
-    first (18xx.games: the same)."""
-    if state.corps[corp].trains or state.round["turn"]["run"] is not None:
+    """A corporation that has not run yet, whose trains run nothing (or that has none),
+    and whose value, moving left at its dividend (no revenue), enters a closing section
+    (a title's market rule): it closes before its train step, so no train purchase,
+    forced sale or bankruptcy comes first (18xx.games: the same)."""
+    if state.round["turn"]["run"] is not None or not market.closes_moving(state, corp, "left"):
         return False
     ctx = Ctx(state.clone(), state.president(corp) or "")
     try:

@@ -17,7 +17,17 @@ def share_units(state: GameState, corp: str, holder: str) -> int:
 
 
 def corp_counts_toward_limit(state: GameState, corp: str) -> bool:
-    return not state.rules.zone_allows(state.zone(corp), "uncounted")
+    return zone_counts_toward_limit(state, state.zone(corp))
+
+
+def zone_counts_toward_limit(state: GameState, zone: str) -> bool:
+    """Whether certificates count toward the limit while the token is in ``zone``.  Not
+    in the sections that say so, nor in a closing section: a company whose token stands
+    there between a sale and the answer to its price protection closes unless it is
+    protected, and its certificates are then removed (the title's rules on the closing
+    section and on price protection; the section above it does not count either)."""
+    rules = state.rules
+    return not (rules.zone_allows(zone, "uncounted") or rules.zone_allows(zone, "closes"))
 
 
 def certificate_count(state: GameState, name: str) -> int:

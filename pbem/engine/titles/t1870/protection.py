@@ -25,6 +25,7 @@ from ...shares import (
     corp_counts_toward_limit,
     may_exceed_share_limit,
     ordinary_indexes,
+    zone_counts_toward_limit,
 )
 from ...state import BANK, POOL, GameState, player_holder
 from .closing import close_company
@@ -147,7 +148,7 @@ def counted_before_sale(state: GameState, sale: dict[str, Any]) -> bool:
     cell = state.rules.market.cell(sale["row"], sale["col"])
     if cell is None:
         return corp_counts_toward_limit(state, sale["corp"])
-    return not state.rules.zone_allows(cell.zone, "uncounted")
+    return zone_counts_toward_limit(state, cell.zone)
 
 
 def pending_sales(state: GameState, sale: dict[str, Any],
