@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 from routehelp import CORP, full_board, random_board
 
-from pbem.engine.board.search import beats, best_run, earns
+from pbem.engine.board.search import TrainSpec, beats, best_run, earns
 
-TRAIN_SETS = ([("2", 2)], [("3", 3), ("2", 2)], [("4", 4), ("4", 4), ("3", 3)],
-              [("5", 5), ("D", None)], [("2+2", (2, 2)), ("3", 3)])
+TRAIN_SETS: tuple[list[TrainSpec], ...] = (
+    [("2", 2)], [("3", 3), ("2", 2)], [("4", 4), ("4", 4), ("3", 3)],
+    [("5", 5), ("D", None)], [("2+2", (2, 2)), ("3", 3)])
 
 
 def _check(board_map, board) -> int:
@@ -58,5 +59,5 @@ def test_a_mutant_that_never_looks_is_caught():
         for trains in TRAIN_SETS[1:]:
             best = best_run(board_map, board, CORP, trains, column).total
             alone = sum(best_run(board_map, board, CORP, [t], column).total for t in trains)
-            wrong += alone > best  # 'can earn more than best' by the sum alone: wrong
+            wrong += int(alone > best)  # 'can earn more than best' by the sum alone: wrong
     assert wrong > 0
