@@ -13,14 +13,13 @@ older pbem stored into the current kinds.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .board.map import tile_at
 from .board.track import tokens_after_lay
-from .state import BANK, CLOSED, GameState, holder_name
+from .state import BANK, CLOSED, GameState, holder_name, plain_copy
 
 #: a fact as stored: JSON, written by this or an older pbem
 Record = dict[str, Any]
@@ -228,7 +227,7 @@ class CorpSet(Fact):
     def apply(self, state: GameState) -> None:
         corp = state.corps[self.corp]
         for key, value in self.values.items():
-            setattr(corp, key, copy.deepcopy(value))
+            setattr(corp, key, plain_copy(value))
 
 
 @dataclass(frozen=True)
@@ -275,7 +274,7 @@ class Note(Fact):
         if self.value is None:
             state.notes.pop(self.key, None)
         else:
-            state.notes[self.key] = copy.deepcopy(self.value)
+            state.notes[self.key] = plain_copy(self.value)
 
 
 # -- turn order, phases, rounds, the end ------------------------------------------------------
@@ -305,7 +304,7 @@ class RoundNew(Fact):
     round: dict[str, Any]
 
     def apply(self, state: GameState) -> None:
-        state.round = copy.deepcopy(self.round)
+        state.round = plain_copy(self.round)
 
 
 @dataclass(frozen=True)
@@ -315,7 +314,7 @@ class RoundSet(Fact):
 
     def apply(self, state: GameState) -> None:
         for key, value in self.values.items():
-            state.round[key] = copy.deepcopy(value)
+            state.round[key] = plain_copy(value)
 
 
 @dataclass(frozen=True)
@@ -350,7 +349,7 @@ class Ending(Fact):
     ending: dict[str, Any]
 
     def apply(self, state: GameState) -> None:
-        state.ending = copy.deepcopy(self.ending)
+        state.ending = plain_copy(self.ending)
 
 
 @dataclass(frozen=True)
@@ -360,7 +359,7 @@ class GameOver(Fact):
 
     def apply(self, state: GameState) -> None:
         state.finished = True
-        state.result = copy.deepcopy(self.result)
+        state.result = plain_copy(self.result)
 
 
 # -- trains -----------------------------------------------------------------------------------
@@ -498,7 +497,7 @@ class Marker(Fact):
     marker: dict[str, Any]
 
     def apply(self, state: GameState) -> None:
-        state.board.markers[self.name] = copy.deepcopy(self.marker)
+        state.board.markers[self.name] = plain_copy(self.marker)
 
 
 @dataclass(frozen=True)

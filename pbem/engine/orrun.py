@@ -4,12 +4,12 @@ besides paying out and withholding)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .board.map import BoardState, Map
 from .board.routegraph import RouteGraph, StopKey
-from .board.search import Run, TrainSpec, best_run
+from .board.search import Run, TrainSpec, beats, best_run
 from .board.search import has_route as route_exists
 from .board.track import TrackGraph
 from .board.written import check_run
@@ -116,10 +116,30 @@ def best(state: GameState, corp: str, trains: list[tuple[str, int | None]] | Non
     specs = train_specs(state, corp) if trains is None else trains
     column = revenue_column(state)
     rules = revenue_rules(state, corp)
-    key = ("best", state.title, corp, tuple(specs), column, board_key(state.board),
-           rules_key(rules))
-    return remember(key, lambda: best_run(state.map, state.board, corp, specs, column, rules,
-                                          route_graph))
+    return remember(_run_key("best", state, corp, specs, column, rules),
+                    lambda: best_run(state.map, state.board, corp, specs, column, rules,
+                                     route_graph))
+
+
+def _run_key(kind: str, state: GameState, corp: str, specs: Sequence[Any],
+             column: str | int, rules: Any) -> tuple[Any, ...]:
+    return (kind, state.title, corp, tuple(specs), column, board_key(state.board),
+            rules_key(rules))
+
+
+def can_earn_more(state: GameState, corp: str, total: int) -> bool:
+    """Whether the company's trains can earn more than ``total``, which a legal run of
+    theirs earns (the written routes): best(state, corp).total > total, known without
+    finding the best run when a best run was not asked for before."""
+    specs = train_specs(state, corp)
+    column = revenue_column(state)
+    rules = revenue_rules(state, corp)
+    known = _CACHE.get(_run_key("best", state, corp, specs, column, rules))
+    if known is not None:
+        return bool(known.total > total)
+    return bool(remember((*_run_key("beats", state, corp, specs, column, rules), total),
+                         lambda: beats(state.map, state.board, corp, specs, column, total,
+                                       rules, route_graph)))
 
 
 def has_route(state: GameState, corp: str) -> bool:
@@ -175,18 +195,19 @@ def run_routes(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> No
         ctx.log(f"{corp} has no trains and runs nothing.")
         decide_dividend(ctx, corp, "withhold")
         return
-    top = best(state, corp)
     if explicit is not None and not explicit:
-        run_nothing(ctx, corp, top)
+        run_nothing(ctx, corp, best(state, corp))
         return
     if explicit:
         run = written_run(state, corp, explicit)
-        if state.options.get("best_run", "required") == "required" and run.total < top.total:
+        if state.options.get("best_run", "required") == "required" and \
+                can_earn_more(state, corp, run.total):
+            top = best(state, corp)
             raise RulesError(f"Those routes earn {money(run.total)}, but {corp} can earn "
                              f"{money(top.total)}: {describe_run(top)}. The best total must be "
                              "run once it is shown.", cite(state, "best_run"))
     else:
-        run = top
+        run = best(state, corp)
     ctx.round_set(turn={**state.round["turn"], "run": {"revenue": run.total,
                                                       "routes": run_summary(run)},
                         "step": "dividend"})

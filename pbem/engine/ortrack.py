@@ -355,12 +355,17 @@ def choose_rotation(state: GameState, corp: str | None, coord: str, tile_id: str
         raise RulesError(f"There is no tile {tile_id} in {state.title}.", cite(state, "track"))
     if coord not in state.map.hexes:
         raise RulesError(f"There is no hex {coord} on the {state.title} map.", cite(state, "track"))
-    legal = [r for r in (fits_map or fitting)(state, coord, tile_id)
-             if corp is None or connects(state, corp, coord, tile_id, r)]
-    fits = distinct_placements(state, coord, tile_id, legal)
+    fitting_map = (fits_map or fitting)(state, coord, tile_id)
+
+    def lays(rotations: list[int]) -> list[int]:
+        """The distinct placements among ``rotations`` that connect (first of each)."""
+        legal = [r for r in rotations if corp is None or connects(state, corp, coord, tile_id, r)]
+        return distinct_placements(state, coord, tile_id, legal)
+
     if paths and exits is None:
         exits = [side for pair in paths for side in pair]
     if exits is None:
+        fits = lays(fitting_map)
         if len(fits) == 1:
             return fits[0]
         if not fits:
@@ -383,9 +388,11 @@ def choose_rotation(state: GameState, corp: str | None, coord: str, tile_id: str
             named = " and ".join("-".join(pair) for pair in paths)
             raise RulesError(f"Tile {tile_id} cannot be turned so that its track joins {named}.",
                              cite(state, "track"))
-    chosen = [r for r in fits if r in matching or any(
-        placement_key(state, coord, tile_id, r) == placement_key(state, coord, tile_id, m)
-        for m in matching)]
+    # the placements that lay what a matching rotation lays; only they need the
+    # connection rule (the first of each among the connecting rotations, as above)
+    wanted_keys = [placement_key(state, coord, tile_id, m) for m in matching]
+    chosen = lays([r for r in fitting_map
+                   if placement_key(state, coord, tile_id, r) in wanted_keys])
     if len(chosen) == 1:
         return chosen[0]
     if chosen:
@@ -452,15 +459,29 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
     track of the new tile), "restrictive" (semi-restricted: new track extends a route or
     a reached city rises in value) or "strict" (restricted: new track extends a
     route).  ``reach``: corp_reach(state, corp), when the caller has it."""
+    rule = state.options.get("tile_lay", "open")
+    if reach is None:
+        # first with what the routes found breadth first reach (part of the reach: both
+        # tests below can only say yes more often with more), which mostly answers yes
+        # without the reach's depth-first search
+        found = corp_arrivals(state, corp).found_reach
+        if touches_reach(state, found, corp, coord, tile_id, rotation) and (
+                rule not in CLOSED_RULES or
+                _closed_ok(state, corp, coord, tile_id, rotation, found, rule)):
+            return True
     reach = reach or corp_reach(state, corp)
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
         return False
-    rule = state.options.get("tile_lay", "open")
     if rule in CLOSED_RULES:
-        return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
-                             revenue_column(state), reach.stops, rise_counts=rule != "strict",
-                             arrivals=corp_arrivals(state, corp))
+        return _closed_ok(state, corp, coord, tile_id, rotation, reach, rule)
     return True
+
+
+def _closed_ok(state: GameState, corp: str, coord: str, tile_id: str, rotation: int,
+               reach: Reach, rule: str) -> bool:
+    return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
+                         revenue_column(state), reach.stops, rise_counts=rule != "strict",
+                         arrivals=corp_arrivals(state, corp))
 
 
 def fitting(state: GameState, coord: str, tile_id: str) -> list[int]:

@@ -110,16 +110,16 @@ class CommonTranslator(Translator):
         current = rnd["current"]
         if site.get("entity_type") == "company" and site.get("type") == "buy_shares":
             return []  # MH exchanged: any time
-        only_pass = site_passes_for(state, current)
+        # site_passes_for lists the player's legal moves: asked only where it decides
         if site.get("entity_type") == "player" and self.player(site["entity"]) == current:
-            if rnd["turn"]["acted"] and only_pass:
+            if rnd["turn"]["acted"] and site_passes_for(state, current):
                 return [Command(current, {"type": "pass"},
                                 "the site ends a turn when nothing is left to do")]
             return []
         if rnd["turn"]["acted"]:
             return [Command(current, {"type": "pass"},
                             "the site ends a turn after a purchase when nothing is left to do")]
-        if only_pass:
+        if site_passes_for(state, current):
             return [Command(current, {"type": "pass"},
                             "the site passes for a player who can do nothing else")]
         return []

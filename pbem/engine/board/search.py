@@ -844,22 +844,82 @@ def best_of(search: RouteSearch, trains: list[TrainSpec]) -> Run:
     return Run(result, sum(r.revenue for r in result))
 
 
-def best_routes(search: RouteSearch, trains: list[TrainSpec]) -> list[Route | None]:
-    """Per train (in the order of `trains`) its route in a best assignment."""
-    # longest trains first; identical trains next to each other
-    order = sorted(range(len(trains)), key=lambda i: (*_reach_key(trains[i][1]), i))
-    dist = [trains[i][1] for i in order]
-    n = len(order)
-    if n == 0 or not search.graph.stations:
-        return [None] * len(trains)
+def beats(
+    board_map: Map,
+    board: BoardState,
+    corp: str,
+    trains: Sequence[TrainSpec],
+    column: str | int,
+    total: int,
+    rules: RevenueRules | None = None,
+    make_graph: GraphMaker = RouteGraph,
+) -> bool:
+    """Whether `corp`'s trains can earn more than `total` now, where some legal run
+    earns `total` (a run the president wrote): best_run(...).total > total, answered
+    without finding the best.  Exact for the same reason as best_run: _combine, given
+    a total some assignment earns, finds a better one when there is one (steps 4 and
+    5 of docs/routes.md); the first totals best_run starts from (steps 1-3) only
+    raise its starting total, and a run that is already the best needs none of them.
+    """
+    search = search_for(board_map, board, corp, column, rules or RevenueRules(), make_graph)
+    dist, upper, _ = _uppers(search, list(trains))
+    if not dist or sum(upper) <= total:
+        return False
+    if len(dist) == 1:
+        return upper[0] > total
+    choice: list[_Found | None] = [None] * len(dist)
+    _combine(search, dist, upper, total, choice)
+    return any(found is not None for found in choice)
 
-    # each distance's best route on its own: an upper bound for each train
+
+def earns(
+    board_map: Map,
+    board: BoardState,
+    corp: str,
+    reach: Reach,
+    column: str | int,
+    threshold: int,
+    rules: RevenueRules | None = None,
+    make_graph: GraphMaker = RouteGraph,
+) -> bool:
+    """Whether one train of reach `reach` has a route earning at least `threshold`:
+    best_run(..., [(name, reach)], ...).total >= threshold (one train's best run is its
+    best route), asked of the search with that threshold, which cuts every branch that
+    cannot earn it."""
+    if threshold < 1:
+        raise ValueError("earns() answers for a threshold of at least 1")
+    search = search_for(board_map, board, corp, column, rules or RevenueRules(), make_graph)
+    return bool(search.graph.stations) and bool(search.routes(reach, threshold, best=True))
+
+
+def _uppers(search: RouteSearch, trains: list[TrainSpec]
+            ) -> tuple[list[Reach], list[int], dict[Reach, _Found | None]]:
+    """The trains' reaches, longest first with identical ones next to each other; the
+    most each earns alone (an upper bound for each train in any assignment); each
+    reach's best route alone.  No trains when the company has no station."""
+    if not trains or not search.graph.stations:
+        return [], [], {}
+    dist = [trains[i][1] for i in _train_order(trains)]
     alone: dict[Reach, _Found | None] = {}
     for d in dist:
         if d not in alone:
             got = search.routes(d, 1, best=True)
             alone[d] = got[0] if got else None
-    upper = [_revenue(alone[d]) for d in dist]
+    return dist, [_revenue(alone[d]) for d in dist], alone
+
+
+def _train_order(trains: list[TrainSpec]) -> list[int]:
+    """The trains' indexes, longest first; identical trains next to each other."""
+    return sorted(range(len(trains)), key=lambda i: (*_reach_key(trains[i][1]), i))
+
+
+def best_routes(search: RouteSearch, trains: list[TrainSpec]) -> list[Route | None]:
+    """Per train (in the order of `trains`) its route in a best assignment."""
+    order = _train_order(trains)
+    dist, upper, alone = _uppers(search, trains)
+    n = len(dist)
+    if n == 0:
+        return [None] * len(trains)
 
     # a first total: each train in turn takes the best route on the track left over;
     # then the same with one train starting from one of its best few routes

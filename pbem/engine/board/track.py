@@ -325,6 +325,15 @@ class TrackGraph:
             got = self._regions[corp] = frozenset(station_region(self, corp))
         return got
 
+    def region_stops(self, corp: str) -> set[tuple[str, int]]:
+        """The stops of the region of `corp`'s stations: its stations and the stops
+        the region's track touches.  Every stop a legal route of `corp` reaches is one
+        (reachable(...).stops lies within them)."""
+        found = set(self.board.route_stations(corp))
+        for seg in self.region(corp):
+            found.update((n[1], n[2]) for n in self.segments[seg].ends if n[0] == "stop")
+        return found
+
     def blocks(self, node: Node, corp: str | None) -> bool:
         """A route may not pass through this node (it may still start or end there)."""
         if node[0] != "stop":
@@ -649,6 +658,13 @@ class Arrivals:
         self._upper: int | None = None
         self.complete = False
         self.exact = False
+
+    @cached_property
+    def found_reach(self) -> Reach:
+        """What the routes found so far reach (`exact` False): part of reachable(...)
+        (every route found is a legal route), made without the depth-first search."""
+        starts: list[Node] = [("stop", c, i) for c, i in self.starts]
+        return _reach(self.graph, {state // 2 for state in self.routes}, starts, False)
 
     @classmethod
     def of(cls, board_map: Map, board: BoardState, corp: str) -> Arrivals:

@@ -23,11 +23,10 @@ Corporation fields: ``destination_marker`` ("placed"/"kept") and
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from ...board.map import tile_at
-from ...board.search import RevenueRules, best_connection_run, best_run
+from ...board.search import RevenueRules, best_connection_run, earns
 from ...context import Ctx, money, require
 from ...dividends import pay_out, withhold
 from ...ending import end_game
@@ -42,6 +41,7 @@ from ...orrun import (
     route_graph,
     rules_key,
     run_summary,
+    track_graph,
     train_specs,
     written_run,
 )
@@ -106,19 +106,17 @@ def _search_rules(state: GameState, corp: str) -> Any:
     return RevenueRules(values, end_bonus)
 
 
-def connection_route(state: GameState, corp: str, train: tuple[str, int | None]) -> Any:
-    """The best route of ``train`` from home to the destination (routes.Route with its
-    real revenue), or None."""
+def connection_possible(state: GameState, corp: str, train: tuple[str, int | None]) -> bool:
+    """Whether ``train`` can run from home to the destination: whether it has a route
+    scoring CONNECTED or more with the home and destination end bonuses (exactly the
+    routes from home to the destination do), asked of the search with that threshold
+    rather than by finding its best route."""
     rules = _search_rules(state, corp)
     column = revenue_column(state)
-    key = ("connection", state.title, corp, train, column, board_key(state.board),
+    key = ("connectable", state.title, corp, train, column, board_key(state.board),
            rules_key(rules))
-    run = remember(key, lambda: best_run(state.map, state.board, corp, [train], column, rules,
-                                         route_graph))
-    if not run.routes or run.total < CONNECTED:
-        return None
-    route = run.routes[0]
-    return dataclasses.replace(route, revenue=route.revenue - CONNECTED)
+    return bool(remember(key, lambda: earns(state.map, state.board, corp, train[1], column,
+                                            CONNECTED, rules, route_graph)))
 
 
 def longest_train(state: GameState, corp: str) -> tuple[str, int | None]:
@@ -133,13 +131,17 @@ def eligible(state: GameState, corp: str) -> bool:
     joins them."""
     if not may_connect(state, corp):
         return False
+    destinations = destination_stops(state, corp)
+    near = track_graph(state.map, state.board).region_stops(corp)
+    if not any(stop in near for stop in destinations):
+        return False  # its stations' track does not touch the destination (cheaper to know)
     reached = corp_reach(state, corp).stops
-    if not any(stop in reached for stop in destination_stops(state, corp)):
+    if not any(stop in reached for stop in destinations):
         return False  # no legal route of the company gets there (the search below asks more)
     train = longest_train(state, corp)
     if state.options.get("connection_check", "train") == "track":
         train = (train[0], None)
-    return connection_route(state, corp, train) is not None
+    return connection_possible(state, corp, train)
 
 
 def eligible_in_order(state: GameState, first: str | None) -> list[str]:
