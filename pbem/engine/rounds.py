@@ -40,7 +40,7 @@ def end_stock_round(ctx: Ctx) -> None:
         move(ctx, sym, "up")
     for sym, corp in state.corps.items():
         if corp.floated and not corp.funded:
-            capital = 10 * (corp.par or 0)
+            capital = state.capital(sym)
             ctx.pay(BANK, f"c:{sym}", capital)
             ctx.corp_set(sym, funded=True)
             ctx.log(f"{sym} receives ${capital} from the bank.")

@@ -174,10 +174,14 @@ class GameState:
         holder = self.corps[corp].certs[0]
         return holder_name(holder) if holder.startswith("p:") else None
 
+    def capital(self, corp: str) -> int:
+        """What a floated corporation receives from the bank: ten shares at its par (5.3)."""
+        return 10 * (self.corps[corp].par or 0)
+
     def unpaid_capital(self) -> int:
         """The capital of the corporations floated in this stock round, which the bank
         pays them at its end (5.3)."""
-        return sum(10 * (c.par or 0) for c in self.corps.values() if c.floated and not c.funded)
+        return sum(self.capital(s) for s, c in self.corps.items() if c.floated and not c.funded)
 
     def price(self, corp: str) -> int | None:
         cell = self.corps[corp].cell
