@@ -14,7 +14,8 @@ side or stop twice.  reachable() finds everything a corporation's routes reach.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections import deque
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -286,6 +287,91 @@ def _node(board_map: Map, coord: str, kind: str, n: int) -> Node:
     return ("side", name, edge)
 
 
+class _Shape:
+    """The track of a position's tiles, without its stations: the segments, the
+    segments at each node, the kind and slots of each stop.  Positions with the same
+    tiles share one (placing a station changes no track; the map keeps the last few)."""
+
+    def __init__(self, board_map: Map, board: BoardState) -> None:
+        self.segments: list[Segment] = []
+        self.at: dict[Node, list[int]] = {}
+        self.stops: dict[Node, tuple[str, int]] = {}
+        for coord in board_map.hexes:
+            stops, segments = _hex_track(board_map, coord, board.tiles.get(coord))
+            self.stops.update(stops)
+            for segment in segments:
+                number = len(self.segments)
+                self.at.setdefault(segment.ends[0], []).append(number)
+                self.at.setdefault(segment.ends[1], []).append(number)
+                self.segments.append(segment)
+
+    @cached_property
+    def arrivals(self) -> list[Node]:
+        return [n for seg in self.segments for n in (seg.ends[1], seg.ends[0])]
+
+    @cached_property
+    def sides(self) -> list[Node]:
+        return [node for node in self.at if node[0] == "side"]
+
+    @cached_property
+    def into(self) -> dict[Node, list[int]]:
+        """The states arriving at each node."""
+        found: dict[Node, list[int]] = {}
+        for state, node in enumerate(self.arrivals):
+            found.setdefault(node, []).append(state)
+        return found
+
+    @cached_property
+    def onward(self) -> list[list[int]]:
+        """For each state, the states a route may go on to when the node it arrives at
+        does not stop it (TrackGraph.onward): at a side, the track of the next hex; at a
+        stop, its other segments."""
+        segments, at = self.segments, self.at
+        found = []
+        for state, node in enumerate(self.arrivals):
+            seg = state // 2
+            if node[0] == "side":
+                here = segments[seg].coord
+                ahead = [s for s in at[node] if segments[s].coord != here]
+            else:
+                ahead = [s for s in at[node] if s != seg]
+            found.append([2 * s + (0 if segments[s].ends[0] == node else 1) for s in ahead])
+        return found
+
+
+#: track shapes a map keeps (_shape), the most recent ones
+SHAPES_KEPT = 16
+
+
+def _shape(board_map: Map, board: BoardState) -> _Shape:
+    key = tuple(sorted(board.tiles.items()))
+    memo = board_map.track_shapes_memo
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= SHAPES_KEPT:
+            memo.clear()
+        found = memo[key] = _Shape(board_map, board)
+    return found  # type: ignore[no-any-return]
+
+
+def _hex_track(board_map: Map, coord: str, laid: tuple[str, int] | None
+               ) -> tuple[dict[Node, tuple[str, int]], tuple[Segment, ...]]:
+    """The stops (kind, slots) and segments of hex `coord` with tile `laid` (None: the
+    printed hex), remembered by the map (segments are immutable)."""
+    memo = board_map.hex_track_memo
+    key = (coord, laid)
+    found = memo.get(key)
+    if found is None:
+        tile, rotation = (board_map.hex(coord).tile, 0) if laid is None \
+            else (board_map.tiles[laid[0]], laid[1])
+        stops = {("stop", coord, index): (stop.kind, stop.slots)
+                 for index, stop in enumerate(tile.stops)}
+        segments = tuple(Segment(coord, index, ends) for index, ends
+                         in enumerate(path_nodes(board_map, coord, tile, rotation)))
+        found = memo[key] = (stops, segments)
+    return found  # type: ignore[no-any-return]
+
+
 class TrackGraph:
     """The track on the board as segments between stops and hex sides (of the board as
     it is when the graph is made: it keeps a copy, so a graph may be kept for a board
@@ -294,29 +380,36 @@ class TrackGraph:
     def __init__(self, board_map: Map, board: BoardState) -> None:
         self.map = board_map
         self.board = board = board.copy()
-        self.segments: list[Segment] = []
-        self.at: dict[Node, list[int]] = {}
-        self._closed: dict[Node, tuple[str, int, list[str]]] = {}
+        shape = _shape(board_map, board)
+        self._shape = shape
+        self.segments: list[Segment] = shape.segments
+        self.at: dict[Node, list[int]] = shape.at
+        self._stations: dict[Node, list[str]] = {
+            ("stop", coord, index): corps
+            for coord, stops in board.tokens.items() for index, corps in enumerate(stops)}
         self._regions: dict[str, frozenset[int]] = {}
-        for coord in board_map.hexes:
-            tile, rotation = tile_at(board_map, board, coord)
-            for index, stop in enumerate(tile.stops):
-                tokens = board.tokens_at(coord, index)
-                self._closed[("stop", coord, index)] = (stop.kind, stop.slots, tokens)
-            for index, ends in enumerate(path_nodes(board_map, coord, tile, rotation)):
-                self.at.setdefault(ends[0], []).append(len(self.segments))
-                self.at.setdefault(ends[1], []).append(len(self.segments))
-                self.segments.append(Segment(coord, index, ends))
+        self._successors: dict[str, list[Sequence[int]]] = {}
+        self._blocking: dict[str, frozenset[Node]] = {}
 
     def node(self, coord: str, kind: str, n: int) -> Node:
         """The node of a tile's path end ("stop" or "edge" `n`) on `coord`."""
         return _node(self.map, coord, kind, n)
 
-    @cached_property
+    @property
     def arrivals(self) -> list[Node]:
         """The node each directed state arrives at: state 2*s at the second end of
         segment s, 2*s + 1 at the first (RouteMoves, RouteGraph)."""
-        return [n for seg in self.segments for n in (seg.ends[1], seg.ends[0])]
+        return self._shape.arrivals
+
+    @property
+    def sides(self) -> list[Node]:
+        """The hex sides with track, in the order of `at`."""
+        return self._shape.sides
+
+    @property
+    def arrivals_into(self) -> dict[Node, list[int]]:
+        """The states arriving at each node (Arrivals)."""
+        return self._shape.into
 
     def region(self, corp: str) -> frozenset[int]:
         """station_region(self, corp), remembered (the graph does not change)."""
@@ -334,12 +427,65 @@ class TrackGraph:
             found.update((n[1], n[2]) for n in self.segments[seg].ends if n[0] == "stop")
         return found
 
+    def fewest_stops(self, start: tuple[str, int], goals: Collection[tuple[str, int]],
+                     corp: str) -> int | None:
+        """The fewest stops, both ends counted, that a walk along the track from stop
+        `start` to one of `goals` passes without passing a stop that blocks `corp`, or
+        None when no walk joins them.  A route counts every stop it passes (6.4.1), so
+        no train that counts fewer stops has a route between them: a bound asked before
+        a route search (a walk may turn back or reuse track, a route may not)."""
+        first: Node = ("stop", *start)
+        targets = {("stop", c, i) for c, i in goals}
+        best: dict[Node, int] = {first: 1}
+        ring = deque([first])  # 0-1 breadth first: a stop costs one, a hex side none
+        at, segments = self.at, self.segments
+        while ring:
+            node = ring.popleft()
+            cost = best[node]
+            if node in targets:
+                return cost  # the first goal taken off the ring is the nearest
+            if node != first and self.blocks(node, corp):
+                continue
+            for seg in at.get(node, ()):
+                other = segments[seg].other(node)
+                step = 1 if other[0] == "stop" else 0
+                if best.get(other, cost + step + 1) > cost + step:
+                    best[other] = cost + step
+                    if step:
+                        ring.append(other)
+                    else:
+                        ring.appendleft(other)
+        return None
+
+    def successors(self, corp: str) -> list[Sequence[int]]:
+        """For each directed state (see RouteMoves) of the region of `corp`'s stations,
+        the states a route of `corp` may go on to (onward); none outside the region.
+        Remembered: a company's RouteMoves and RouteGraph read the same."""
+        found = self._successors.get(corp)
+        if found is None:
+            arrive, onward, blocking = self.arrivals, self._shape.onward, self.blocking(corp)
+            found = [()] * len(arrive)
+            for seg in self.region(corp):
+                for v in (2 * seg, 2 * seg + 1):
+                    if arrive[v] not in blocking:
+                        found[v] = onward[v]
+            self._successors[corp] = found
+        return found
+
+    def blocking(self, corp: str) -> frozenset[Node]:
+        """The stops a route of `corp` may not pass (blocks), remembered."""
+        found = self._blocking.get(corp)
+        if found is None:
+            found = self._blocking[corp] = frozenset(
+                node for node in self._shape.stops if self.blocks(node, corp))
+        return found
+
     def blocks(self, node: Node, corp: str | None) -> bool:
         """A route may not pass through this node (it may still start or end there)."""
         if node[0] != "stop":
             return False
-        kind, slots, tokens = self._closed[node]
-        return stop_blocks(self.board, node, kind, slots, tokens, corp)
+        kind, slots = self._shape.stops[node]
+        return stop_blocks(self.board, node, kind, slots, self._stations.get(node, []), corp)
 
     def onward(self, seg: int, node: Node, corp: str | None) -> list[int]:
         """Segments a route may take after arriving at `node` along `seg`."""
@@ -420,17 +566,18 @@ def station_region(graph: TrackGraph, corp: str) -> set[int]:
     starts: list[Node] = [("stop", c, i) for c, i in graph.board.route_stations(corp)]
     seen = set(starts)
     segs: set[int] = set()
-    at, segments = graph.at, graph.segments
+    at, segments, blocking = graph.at, graph.segments, graph.blocking(corp)
     while starts:
         node = starts.pop()
         for seg in at.get(node, ()):
             if seg in segs:
                 continue
             segs.add(seg)
-            other = segments[seg].other(node)
+            ends = segments[seg].ends
+            other = ends[1] if ends[0] == node else ends[0]
             if other not in seen:
                 seen.add(other)
-                if not graph.blocks(other, corp):
+                if other not in blocking:
                     starts.append(other)
     return segs
 
@@ -452,12 +599,11 @@ class RouteMoves:
         #: other states lead nowhere here
         self.states = [v for seg in sorted(graph.region(corp))
                        for v in (2 * seg, 2 * seg + 1)]
-        self.succ: list[list[int]] = [[] for _ in self.arrive]
+        self.succ: list[Sequence[int]] = graph.successors(corp)
         self.bit: dict[Node, int] = {}
         self.node_bit = [0] * len(self.arrive)
         for v in self.states:
             node = self.arrive[v]
-            self.succ[v] = [self.state(nxt, node) for nxt in graph.onward(v // 2, node, corp)]
             if node not in self.bit:
                 self.bit[node] = 1 << len(self.bit)
             self.node_bit[v] = self.bit[node]
@@ -650,9 +796,7 @@ class Arrivals:
         self.board = self.graph.board  # a copy: the board may change after
         self.corp = moves.corp
         self.starts = self.board.route_stations(self.corp)
-        self.into: dict[Node, list[int]] = {}
-        for state, node in enumerate(moves.arrive):
-            self.into.setdefault(node, []).append(state)
+        self.into: dict[Node, list[int]] = self.graph.arrivals_into
         self._first = moves.first([("stop", c, i) for c, i in self.starts])
         self.routes: dict[int, int] = moves.short_routes(self._first)
         self._upper: int | None = None
