@@ -103,7 +103,7 @@ class Map:
         return {}
 
     @cached_property
-    def track_shapes_memo(self) -> dict[tuple[Any, ...], Any]:
+    def track_shapes_memo(self) -> dict[frozenset[tuple[str, tuple[str, int]]], Any]:
         """track._shape's memo: the track of a picture of the laid tiles."""
         return {}
 

@@ -296,9 +296,12 @@ class _Shape:
         self.segments: list[Segment] = []
         self.at: dict[Node, list[int]] = {}
         self.stops: dict[Node, tuple[str, int]] = {}
+        #: per segment, the stops and edges of its hex at its ends (Reach)
+        self.reached_ends: list[EndsReached] = []
         for coord in board_map.hexes:
-            stops, segments = _hex_track(board_map, coord, board.tiles.get(coord))
+            stops, segments, ends = _hex_track(board_map, coord, board.tiles.get(coord))
             self.stops.update(stops)
+            self.reached_ends.extend(ends)
             for segment in segments:
                 number = len(self.segments)
                 self.at.setdefault(segment.ends[0], []).append(number)
@@ -313,29 +316,36 @@ class _Shape:
     def sides(self) -> list[Node]:
         return [node for node in self.at if node[0] == "side"]
 
-    @cached_property
-    def into(self) -> dict[Node, list[int]]:
-        """The states arriving at each node."""
-        found: dict[Node, list[int]] = {}
-        for state, node in enumerate(self.arrivals):
-            found.setdefault(node, []).append(state)
+    def into(self, node: Node) -> list[int]:
+        """The states arriving at `node`, in order (state 2*s arrives at the second end
+        of segment s, 2*s + 1 at the first)."""
+        found = []
+        for seg in sorted(set(self.at.get(node, ()))):
+            ends = self.segments[seg].ends
+            if ends[1] == node:
+                found.append(2 * seg)
+            if ends[0] == node:
+                found.append(2 * seg + 1)
         return found
 
     @cached_property
-    def onward(self) -> list[list[int]]:
+    def onward(self) -> list[list[int] | None]:
         """For each state, the states a route may go on to when the node it arrives at
-        does not stop it (TrackGraph.onward): at a side, the track of the next hex; at a
-        stop, its other segments."""
-        segments, at = self.segments, self.at
-        found = []
-        for state, node in enumerate(self.arrivals):
-            seg = state // 2
-            if node[0] == "side":
-                here = segments[seg].coord
-                ahead = [s for s in at[node] if segments[s].coord != here]
-            else:
-                ahead = [s for s in at[node] if s != seg]
-            found.append([2 * s + (0 if segments[s].ends[0] == node else 1) for s in ahead])
+        does not stop it (onward_of), once asked."""
+        return [None] * len(self.arrivals)
+
+    def onward_of(self, state: int) -> list[int]:
+        """The states a route may go on to after `state` when the node it arrives at does
+        not stop it (TrackGraph.onward): at a side, the track of the next hex; at a stop,
+        its other segments."""
+        segments, node, seg = self.segments, self.arrivals[state], state // 2
+        if node[0] == "side":
+            here = segments[seg].coord
+            ahead = [s for s in self.at[node] if segments[s].coord != here]
+        else:
+            ahead = [s for s in self.at[node] if s != seg]
+        found = self.onward[state] = [
+            2 * s + (0 if segments[s].ends[0] == node else 1) for s in ahead]
         return found
 
 
@@ -344,7 +354,7 @@ SHAPES_KEPT = 16
 
 
 def _shape(board_map: Map, board: BoardState) -> _Shape:
-    key = tuple(sorted(board.tiles.items()))
+    key = frozenset(board.tiles.items())
     memo = board_map.track_shapes_memo
     found = memo.get(key)
     if found is None:
@@ -354,10 +364,15 @@ def _shape(board_map: Map, board: BoardState) -> _Shape:
     return found  # type: ignore[no-any-return]
 
 
+#: the stops and the edges of a segment's hex at its ends: ((hex, stop), ...), ((hex, edge), ...)
+EndsReached = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
+
+
 def _hex_track(board_map: Map, coord: str, laid: tuple[str, int] | None
-               ) -> tuple[dict[Node, tuple[str, int]], tuple[Segment, ...]]:
-    """The stops (kind, slots) and segments of hex `coord` with tile `laid` (None: the
-    printed hex), remembered by the map (segments are immutable)."""
+               ) -> tuple[dict[Node, tuple[str, int]], tuple[Segment, ...],
+                          tuple[EndsReached, ...]]:
+    """The stops (kind, slots), the segments and the ends of each segment of hex `coord`
+    with tile `laid` (None: the printed hex), remembered by the map (all immutable)."""
     memo = board_map.hex_track_memo
     key = (coord, laid)
     found = memo.get(key)
@@ -368,7 +383,11 @@ def _hex_track(board_map: Map, coord: str, laid: tuple[str, int] | None
                  for index, stop in enumerate(tile.stops)}
         segments = tuple(Segment(coord, index, ends) for index, ends
                          in enumerate(path_nodes(board_map, coord, tile, rotation)))
-        found = memo[key] = (stops, segments)
+        reached = tuple(
+            (tuple((coord, end.n) for end in path if end.kind == "stop"),
+             tuple((coord, end.n) for end in path if end.kind != "stop"))
+            for path in tile.rotated_paths(rotation))
+        found = memo[key] = (stops, segments, reached)
     return found  # type: ignore[no-any-return]
 
 
@@ -407,9 +426,14 @@ class TrackGraph:
         return self._shape.sides
 
     @property
-    def arrivals_into(self) -> dict[Node, list[int]]:
-        """The states arriving at each node (Arrivals)."""
-        return self._shape.into
+    def reached_ends(self) -> list[EndsReached]:
+        """For each segment, the stops and the edges of its hex at its ends, as
+        (hex, stop index) and (hex, edge) (Reach)."""
+        return self._shape.reached_ends
+
+    def arriving(self, node: Node) -> list[int]:
+        """The states arriving at `node` (Arrivals)."""
+        return self._shape.into(node)
 
     def region(self, corp: str) -> frozenset[int]:
         """station_region(self, corp), remembered (the graph does not change)."""
@@ -463,12 +487,14 @@ class TrackGraph:
         Remembered: a company's RouteMoves and RouteGraph read the same."""
         found = self._successors.get(corp)
         if found is None:
-            arrive, onward, blocking = self.arrivals, self._shape.onward, self.blocking(corp)
+            shape, blocking = self._shape, self.blocking(corp)
+            arrive, onward = shape.arrivals, shape.onward
             found = [()] * len(arrive)
             for seg in self.region(corp):
                 for v in (2 * seg, 2 * seg + 1):
                     if arrive[v] not in blocking:
-                        found[v] = onward[v]
+                        ahead = onward[v]
+                        found[v] = ahead if ahead is not None else shape.onward_of(v)
             self._successors[corp] = found
         return found
 
@@ -547,12 +573,13 @@ def _reach(graph: TrackGraph, segs: set[int], starts: list[Node], exact: bool) -
     paths: set[tuple[str, int]] = set()
     edges: set[tuple[str, int]] = set()
     stops = {(n[1], n[2]) for n in starts}
+    segments, reached = graph.segments, graph.reached_ends
     for seg_id in segs:
-        seg = graph.segments[seg_id]
+        seg = segments[seg_id]
         paths.add((seg.coord, seg.index))
-        tile, rotation = tile_at(graph.map, graph.board, seg.coord)
-        for end in tile.rotated_paths(rotation)[seg.index]:
-            (stops if end.kind == "stop" else edges).add((seg.coord, end.n))
+        at_stops, at_edges = reached[seg_id]
+        stops.update(at_stops)
+        edges.update(at_edges)
     return Reach(frozenset(paths), frozenset(stops), frozenset(edges), exact)
 
 
@@ -796,7 +823,6 @@ class Arrivals:
         self.board = self.graph.board  # a copy: the board may change after
         self.corp = moves.corp
         self.starts = self.board.route_stations(self.corp)
-        self.into: dict[Node, list[int]] = self.graph.arrivals_into
         self._first = moves.first([("stop", c, i) for c, i in self.starts])
         self.routes: dict[int, int] = moves.short_routes(self._first)
         self._upper: int | None = None
@@ -921,7 +947,7 @@ class Arrivals:
                 return True
             if self.graph.blocks(here, self.corp):
                 return []
-        return [state for state in self.into.get(here, [])
+        return [state for state in self.graph.arriving(here)
                 if here[0] == "stop" or self.graph.segments[state // 2].coord != coord]
 
     def _taken(self, questions: list[tuple[list[int], Node | None]]) -> bool | None:
