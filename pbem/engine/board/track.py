@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from . import hexes
 from .closures import closures
@@ -43,13 +44,40 @@ def placements(
     track (6.2.1/6.2.2, C-1.4).  Rotations laying identical track are all listed;
     see tiles.unique_rotations.
     """
-    if tile_problem(board_map, board, coord, tile_id, phase_colours) is not None:
-        return []
-    return [
-        r for r in range(6)
-        if rotation_problem(board_map, board, coord, tile_id, r, river_closed=river_closed)
-        is None and (corp is None or new_tile_connected(board_map, board, coord, tile_id, r, corp))
-    ]
+    def fitting() -> list[int]:
+        if tile_problem(board_map, board, coord, tile_id, phase_colours) is not None:
+            return []
+        return [r for r in range(6) if rotation_problem(
+            board_map, board, coord, tile_id, r, river_closed=river_closed) is None]
+
+    fits = remembered_fits(board_map, board, coord, tile_id, phase_colours, river_closed,
+                           fitting)
+    if corp is None:
+        return fits
+    return [r for r in fits if new_tile_connected(board_map, board, coord, tile_id, r, corp)]
+
+
+#: remembered_fits' memo: the rotations per question, with the map asked about
+_FITS: dict[tuple[Any, ...], tuple[Map, list[int]]] = {}
+
+
+def remembered_fits(board_map: Map, board: BoardState, coord: str, tile_id: str,
+                    phase_colours: Collection[str], river_closed: bool,
+                    fitting: Callable[[], list[int]]) -> list[int]:
+    """fitting(): the rotations at which `tile_id` fits `coord` by the map (tile_problem
+    and rotation_problem, or a title's own reading of them on `board_map`'s variants),
+    remembered by what they read: the map, the hex's tile and the stations on its stops,
+    whether a copy of the tile is left, the phase's colours and the river (listing the
+    lays asks the same of every position)."""
+    key = (id(board_map), coord, board.tiles.get(coord),
+           tuple(len(corps) for corps in board.tokens.get(coord, ())), tile_id,
+           board.tiles_left.get(tile_id, 0) > 0, tuple(phase_colours), river_closed)
+    found = _FITS.get(key)
+    if found is None or found[0] is not board_map:
+        if len(_FITS) >= 50_000:
+            _FITS.clear()
+        found = _FITS[key] = (board_map, fitting())  # the map kept: its id stays its own
+    return list(found[1])
 
 
 def lay_problem(
@@ -167,7 +195,7 @@ def token_map(
         for i, j in mapping.items():
             held[j] = held.get(j, 0) + len(board.tokens_at(coord, i))
         if all(n <= new.stops[j].slots for j, n in held.items() if n):
-            return mapping
+            return dict(mapping)  # upgrade_maps' are shared
     return None
 
 
