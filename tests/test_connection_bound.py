@@ -44,6 +44,8 @@ def compare_every_company(state: GameState, seen: Counter[str]) -> None:
             found = connection_possible(state, corp, ("test", distance))
             if found:  # the search found a route: the bound lets it through
                 assert fewest is not None and fewest <= distance, (corp, distance, fewest)
+            within = graph.fewest_stops(home, destination_stops(state, corp), corp, distance)
+            assert within == (fewest if fewest is not None and fewest <= distance else None)
             seen["bound refuses" if fewest is None or fewest > distance
                  else "search refuses" if not found else "route"] += 1
 

@@ -480,12 +480,13 @@ class TrackGraph:
         return found
 
     def fewest_stops(self, start: tuple[str, int], goals: Collection[tuple[str, int]],
-                     corp: str) -> int | None:
+                     corp: str, most: int | None = None) -> int | None:
         """The fewest stops, both ends counted, that a walk along the track from stop
         `start` to one of `goals` passes without passing a stop that blocks `corp`, or
-        None when no walk joins them.  A route counts every stop it passes (6.4.1), so
-        no train that counts fewer stops has a route between them: a bound asked before
-        a route search (a walk may turn back or reuse track, a route may not)."""
+        None when no walk joins them (with `most`: none passing at most `most` stops; the
+        walks stop looking there).  A route counts every stop it passes (6.4.1), so no
+        train that counts fewer stops has a route between them: a bound asked before a
+        route search (a walk may turn back or reuse track, a route may not)."""
         first: Node = ("stop", *start)
         targets = {("stop", c, i) for c, i in goals}
         best: dict[Node, int] = {first: 1}
@@ -494,6 +495,8 @@ class TrackGraph:
         while ring:
             node = ring.popleft()
             cost = best[node]
+            if most is not None and cost > most:
+                return None  # the ring is in order of cost: every walk left passes more
             if node in targets:
                 return cost  # the first goal taken off the ring is the nearest
             if node != first and self.blocks(node, corp):

@@ -141,8 +141,7 @@ def eligible(state: GameState, corp: str) -> bool:
     if isinstance(train[1], int):
         # no walk from home to the destination, or none short enough for the train
         # (the cheapest questions first)
-        fewest = graph.fewest_stops(home, destinations, corp)
-        if fewest is None or fewest > train[1]:
+        if graph.fewest_stops(home, destinations, corp, train[1]) is None:
             return False
     elif not any(stop in graph.region_stops(corp) for stop in destinations):
         return False  # its stations' track does not touch the destination
