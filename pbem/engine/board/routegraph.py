@@ -165,7 +165,9 @@ class RouteGraph:
         # hop_arrivals[c]: the cstates arriving at those stops (bit per cstate); one
         # pass gathers both (the arrivals above the stops' bits)
         shift = len(self.stops)
-        both = _closures(self.moves, False, lambda m: _stop_bit(m) | _arrival_bit(m) << shift)
+        both = closures([0] * len(self.moves), [
+            [(-1, 1 << m.stop | 1 << m.end << shift) if m.stop >= 0 else (m.end, 0)
+             for m in ms] for ms in self.moves])  # _closures(..., False, stop | arrival bits)
         stop_bits = (1 << shift) - 1
         self.hop = [bits & stop_bits for bits in both]
         self.hop_arrivals = [bits >> shift for bits in both]
@@ -228,12 +230,12 @@ class RouteGraph:
             node = arrive[state]
             if node[0] == "stop":
                 cid = self._cid(state, pending)
-                return Move(track, cid, self.number[(node[1], node[2])], tuple(states))
+                return _move(Move, (track, cid, self.number[(node[1], node[2])], tuple(states)))
             succ = succ_of[state]
             if not succ:
                 return None
             if len(succ) >= 2:
-                return Move(track, self._cid(state, pending), -1, tuple(states))
+                return _move(Move, (track, self._cid(state, pending), -1, tuple(states)))
             state = succ[0]
 
     # -- queries -------------------------------------------------------------------------------
@@ -542,12 +544,12 @@ def _value_tables(values: list[int]) -> list[list[int]]:
     return tables
 
 
+#: Move(...) without the named tuple's own __new__ (a route graph makes thousands)
+_move = tuple.__new__
+
+
 def _stop_bit(move: Move) -> int:
     return 1 << move.stop if move.stop >= 0 else 0
-
-
-def _arrival_bit(move: Move) -> int:
-    return 1 << move.end if move.stop >= 0 else 0
 
 
 def _stop_bits(options: list[Move], hop: list[int]) -> int:
