@@ -1,10 +1,10 @@
 """1870's eligibility for a connection run (p.23) asks first how few stops a walk from
 the company's home station to its destination passes (TrackGraph.fewest_stops): a train
-that counts fewer has no route there (a route counts every stop it passes, p.20), so the
-route search is not asked.  The bound must never refuse a train the search finds a
-route for: compared here with the search for every company that may connect and every
-train length, at each run of two 1870 logs of 18xx.games (random games seldom
-connect)."""
+that counts fewer has no route there (a route counts every stop it passes, Operate
+Trains p.21), so the route search is not asked.  The bound must never refuse a train
+the search finds a route for: compared here with the search for every company that may
+connect and every train length, at each run of two 1870 logs of 18xx.games (random
+games seldom connect)."""
 
 from __future__ import annotations
 

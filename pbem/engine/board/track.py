@@ -484,9 +484,10 @@ class TrackGraph:
         """The fewest stops, both ends counted, that a walk along the track from stop
         `start` to one of `goals` passes without passing a stop that blocks `corp`, or
         None when no walk joins them (with `most`: none passing at most `most` stops; the
-        walks stop looking there).  A route counts every stop it passes (6.4.1), so no
-        train that counts fewer stops has a route between them: a bound asked before a
-        route search (a walk may turn back or reuse track, a route may not)."""
+        walks stop looking there).  A route counts every stop it passes (1830 6.4.1, 1870
+        p.21), so no train that counts fewer stops has a route between them: a bound
+        asked before a route search (a walk may turn back or reuse track, a route may
+        not)."""
         first: Node = ("stop", *start)
         targets = {("stop", c, i) for c, i in goals}
         best: dict[Node, int] = {first: 1}
