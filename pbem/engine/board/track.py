@@ -74,7 +74,7 @@ def remembered_fits(board_map: Map, board: BoardState, coord: str, tile_id: str,
            board.tiles_left.get(tile_id, 0) > 0, tuple(phase_colours), river_closed)
     found = _FITS.get(key)
     if found is None or found[0] is not board_map:
-        if len(_FITS) >= 50_000:
+        if len(_FITS) >= 20_000:
             _FITS.clear()
         found = _FITS[key] = (board_map, fitting())  # the map kept: its id stays its own
     return list(found[1])
