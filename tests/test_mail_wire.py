@@ -56,6 +56,23 @@ def test_the_same_bytes_as_the_generator(text: str, html: str, with_picture: boo
     assert b"pbem-body-" not in fast
 
 
+@pytest.mark.parametrize("text,html", TEXTS)
+def test_a_message_written_again_after_its_html_became_related(text: str, html: str) -> None:
+    """compose.build sizes the picture by the mail without it, then puts the picture in:
+    the second writing reuses the headers and parts of the first (``written``) and is
+    still the generator's bytes of the changed message, the first those of the first."""
+    msg = mail(text, html, False)
+    written: dict[tuple[int, str], bytes] = {}
+    first = compose.wire_bytes(msg, written)
+    assert first == msg.as_bytes(policy=compose._WIRE)
+    plain, html_part = msg.get_payload()
+    image = MapImage("png", PICTURE, "map.png", "MAP", ())
+    msg.set_payload([plain, compose._related(html_part, image, "map.1@games.test")])
+    again = compose.wire_bytes(msg, written)
+    assert again == msg.as_bytes(policy=compose._WIRE)
+    assert b"image/png" in again and b"image/png" not in first
+
+
 def test_a_body_holding_a_boundary_goes_through_the_generator() -> None:
     msg = mail("see --=_pbem_x--", "", False, boundary="=_pbem_x")
     assert compose.wire_bytes(msg) == msg.as_bytes(policy=compose._WIRE)
