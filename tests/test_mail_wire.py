@@ -65,7 +65,8 @@ def test_a_message_written_again_after_its_html_became_related(text: str, html: 
     written: dict[tuple[int, str], bytes] = {}
     first = compose.wire_bytes(msg, written)
     assert first == msg.as_bytes(policy=compose._WIRE)
-    plain, html_part = msg.get_payload()
+    plain, html_part = msg.get_payload(0), msg.get_payload(1)
+    assert isinstance(plain, Message) and isinstance(html_part, Message)
     image = MapImage("png", PICTURE, "map.png", "MAP", ())
     msg.set_payload([plain, compose._related(html_part, image, "map.1@games.test")])
     again = compose.wire_bytes(msg, written)
