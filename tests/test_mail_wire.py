@@ -10,6 +10,7 @@ from email import message_from_bytes
 from email.message import Message
 from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
 from email.policy import default as default_policy
 
 import pytest
@@ -72,6 +73,15 @@ def test_a_message_written_again_after_its_html_became_related(text: str, html: 
     again = compose.wire_bytes(msg, written)
     assert again == msg.as_bytes(policy=compose._WIRE)
     assert b"image/png" in again and b"image/png" not in first
+
+
+@pytest.mark.parametrize("subtype", ["plain", "html"])
+@pytest.mark.parametrize("text", [t for pair in TEXTS for t in pair if t.isascii()])
+def test_an_ascii_text_part_is_the_one_mimetext_makes(text: str, subtype: str) -> None:
+    ours, theirs = compose._text_part(text, subtype), MIMEText(text, subtype, "us-ascii")
+    assert ours.items() == theirs.items()
+    assert ours.get_payload() == theirs.get_payload()
+    assert ours.as_bytes(policy=compose._WIRE) == theirs.as_bytes(policy=compose._WIRE)
 
 
 def test_a_body_holding_a_boundary_goes_through_the_generator() -> None:
