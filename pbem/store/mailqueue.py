@@ -58,21 +58,13 @@ class MailQueueMixin(StoreBase):
                 )
             if existing is not None:
                 return InboxAdded(int(existing["id"]), False)
-            table = self.db.table("inbox")
-            table.insert(
-                {
-                    "mailbox": mailbox,
-                    "uidvalidity": uidvalidity,
-                    "uid": uid,
-                    "message_id": message_id,
-                    "raw": raw,
-                    "received": received,
-                    "status": "new",
-                    "size": len(raw) if size is None else size,
-                }
-            )
-            assert table.last_rowid is not None
-            return InboxAdded(table.last_rowid, True)
+            cursor = self.conn.execute(
+                """INSERT INTO inbox (mailbox, uidvalidity, uid, message_id, raw, received,
+                       status, size) VALUES (?, ?, ?, ?, ?, ?, 'new', ?)""",
+                [mailbox, uidvalidity, uid, message_id, raw, received,
+                 len(raw) if size is None else size])
+            assert cursor.lastrowid is not None
+            return InboxAdded(cursor.lastrowid, True)
 
     def inbox_get(self, inbox_id: int) -> dict[str, Any]:
         row = self._row("SELECT * FROM inbox WHERE id = ?", [inbox_id])
