@@ -100,9 +100,8 @@ class RouteGraph:
         self.kinds: list[str] = [f[4] for f in found]
         self.value: list[int] = [-f[0] for f in found]
         self.number: dict[StopKey, int] = {key: i for i, key in enumerate(self.stops)}
-        self.blocks: list[bool] = [
-            graph.blocks(("stop", c, i), corp) for c, i in self.stops
-        ]
+        blocking = graph.blocking(corp)
+        self.blocks: list[bool] = [("stop", c, i) in blocking for c, i in self.stops]
         # stops of one off-board area exclude each other (a route counts an area once)
         areas: dict[str, int] = {}
         for number, (coord, _) in enumerate(self.stops):

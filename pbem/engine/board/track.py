@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 from typing import Any
 
 from . import hexes
@@ -344,6 +345,13 @@ class _Shape:
     def sides(self) -> list[Node]:
         return [node for node in self.at if node[0] == "side"]
 
+    @cached_property
+    def may_block(self) -> list[Node]:
+        """The stops that block every route without a station on them (stop_blocks): the
+        off-boards and the cities without slots."""
+        return [node for node, (kind, slots) in self.stops.items()
+                if kind == "offboard" or (kind == "city" and slots <= 0)]
+
     def into(self, node: Node) -> list[int]:
         """The states arriving at `node`, in order (state 2*s arrives at the second end
         of segment s, 2*s + 1 at the first)."""
@@ -531,11 +539,15 @@ class TrackGraph:
         return found
 
     def blocking(self, corp: str) -> frozenset[Node]:
-        """The stops a route of `corp` may not pass (blocks), remembered."""
+        """The stops a route of `corp` may not pass (blocks), remembered: of the board's
+        stops, the off-boards and cities without slots (`_Shape.may_block`) and the
+        stops with stations (a city with a free slot blocks no one)."""
         found = self._blocking.get(corp)
         if found is None:
+            stops = self._shape.stops
             found = self._blocking[corp] = frozenset(
-                node for node in self._shape.stops if self.blocks(node, corp))
+                node for node in chain(self._shape.may_block, self._stations)
+                if node in stops and self.blocks(node, corp))
         return found
 
     def blocks(self, node: Node, corp: str | None) -> bool:
