@@ -62,10 +62,15 @@ class RouteGraph:
         values: Mapping[StopKey, int] | None = None,
         track: TrackGraph | None = None,
         whole: bool = False,
+        near: AbstractSet[StopKey] | None = None,
     ) -> None:
         """`track`: the TrackGraph of the board, when the caller has it.  `whole`: the
         whole board's track; else only the region of `corp`'s stations (see station_region):
-        every legal route of `corp` is there, and the stops outside have no number."""
+        every legal route of `corp` is there, and the stops outside have no number.
+        `near`: only the track of that region that legs from those stops may travel
+        (TrackGraph.leg_region), for realising routes whose stops are among them (a
+        written run): the ways between them and their order are the whole region's; the
+        bounds of a route search are not (near is not for searching)."""
         if isinstance(column, int):
             column = board_map.revenue_columns[column]
         self.column = column
@@ -79,8 +84,10 @@ class RouteGraph:
         #: whether the graph holds all the board's track, or only the region of the
         #: company's stations (own: its segments; see station_region)
         self.whole = whole
-        self.own: AbstractSet[int] = (frozenset(range(len(segments))) if whole
-                                       else graph.region(corp))
+        self.own: AbstractSet[int] = (
+            frozenset(range(len(segments))) if whole
+            else graph.region(corp) if near is None
+            else graph.leg_region(corp, [("stop", c, i) for c, i in near]))
         nodes = {n for seg in self.own for n in segments[seg].ends}
 
         # stops with track, numbered by value (highest first)
@@ -140,8 +147,14 @@ class RouteGraph:
                     node = self.arrive[state]
                     self._succ[state] = [self.state(nxt, node)
                                          for nxt in graph.onward(seg, node, corp)]
-        else:
+        elif near is None:
             self._succ = graph.successors(corp)  # the region's: own
+        else:  # the legs' track only: no move leaves it
+            succ = graph.successors(corp)
+            self._succ = list(succ)
+            for seg in own:
+                for state in (2 * seg, 2 * seg + 1):
+                    self._succ[state] = [v for v in succ[state] if v >> 1 in self.own]
         self._cstate: dict[int, int] = {}
         self._cstate_state: list[int] = []
         self.moves: list[list[Move]] = []

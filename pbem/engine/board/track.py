@@ -538,6 +538,25 @@ class TrackGraph:
             self._successors[corp] = found
         return found
 
+    def leg_region(self, corp: str, stops: Collection[Node]) -> frozenset[int]:
+        """The segments of the region of `corp`'s stations that a leg of a route from
+        one of `stops` (to the next stop, through hex sides only) may travel: each stop's
+        segments in the region, and onward from each hex side reached as a route may go,
+        up to the next stop.  Every way between two of `stops` through sides only is
+        there (RouteGraph ``near``)."""
+        region, succ = self.region(corp), self.successors(corp)
+        arrive, segments = self._shape.arrivals, self.segments
+        work = [2 * seg + (0 if segments[seg].ends[0] == node else 1)
+                for node in stops for seg in self.at.get(node, ()) if seg in region]
+        walked: set[int] = set()
+        while work:
+            state = work.pop()
+            if state not in walked:
+                walked.add(state)
+                if arrive[state][0] == "side":
+                    work.extend(succ[state])
+        return frozenset(state >> 1 for state in walked)
+
     def blocking(self, corp: str) -> frozenset[Node]:
         """The stops a route of `corp` may not pass (blocks), remembered: of the board's
         stops, the off-boards and cities without slots (`_Shape.may_block`) and the
