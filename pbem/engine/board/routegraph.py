@@ -150,11 +150,11 @@ class RouteGraph:
         elif near is None:
             self._succ = graph.successors(corp)  # the region's: own
         else:  # the legs' track only: no move leaves it
-            succ = graph.successors(corp)
-            self._succ = list(succ)
+            self._succ = [()] * len(arrive)
             for seg in own:
                 for state in (2 * seg, 2 * seg + 1):
-                    self._succ[state] = [v for v in succ[state] if v >> 1 in self.own]
+                    self._succ[state] = [v for v in graph.successors_of(corp, state)
+                                         if v >> 1 in self.own]
         self._cstate: dict[int, int] = {}
         self._cstate_state: list[int] = []
         self.moves: list[list[Move]] = []

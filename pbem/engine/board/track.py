@@ -544,8 +544,8 @@ class TrackGraph:
         segments in the region, and onward from each hex side reached as a route may go,
         up to the next stop.  Every way between two of `stops` through sides only is
         there (RouteGraph ``near``)."""
-        region, succ = self.region(corp), self.successors(corp)
-        arrive, segments = self._shape.arrivals, self.segments
+        region, shape = self.region(corp), self._shape
+        arrive, segments = shape.arrivals, self.segments
         work = [2 * seg + (0 if segments[seg].ends[0] == node else 1)
                 for node in stops for seg in self.at.get(node, ()) if seg in region]
         walked: set[int] = set()
@@ -553,9 +553,18 @@ class TrackGraph:
             state = work.pop()
             if state not in walked:
                 walked.add(state)
-                if arrive[state][0] == "side":
-                    work.extend(succ[state])
+                if arrive[state][0] == "side":  # a side blocks no one: successors() there
+                    ahead = shape.onward[state]
+                    work.extend(ahead if ahead is not None else shape.onward_of(state))
         return frozenset(state >> 1 for state in walked)
+
+    def successors_of(self, corp: str, state: int) -> Sequence[int]:
+        """successors(corp)[state] for a state of the region of `corp`'s stations,
+        without making the whole list (a RouteGraph on a leg_region)."""
+        if self._shape.arrivals[state] in self.blocking(corp):
+            return ()
+        ahead = self._shape.onward[state]
+        return ahead if ahead is not None else self._shape.onward_of(state)
 
     def blocking(self, corp: str) -> frozenset[Node]:
         """The stops a route of `corp` may not pass (blocks), remembered: of the board's
