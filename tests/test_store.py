@@ -319,6 +319,62 @@ def test_hash_is_the_documented_formula(store: Store, game: int) -> None:
     assert event["hash"] != hashlib.sha256((ZERO_HASH + text).encode()).hexdigest()
 
 
+def head_row(store: Store, game_id: int) -> tuple[int, str] | None:
+    row = store.conn.execute("SELECT events, last_hash FROM chain_heads WHERE game_id = ?",
+                             [game_id]).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
+def test_appending_seals_the_head_once_and_chains_as_one_by_one(
+    store: Store, game: int, tmp_path: Path
+) -> None:
+    sealed_before = head_row(store, game)
+    with store.appending(game):
+        first = append(store, game, 1)
+        assert store.events(game) == [first]  # written at once: read in the block
+        assert store.last_seq(game) == 1
+        second = append(store, game, 2, "par PRR 82",
+                        command={"type": "par", "corp": "PRR", "price": 82})
+        assert head_row(store, game) == sealed_before  # not yet
+    assert head_row(store, game) == (2, second["hash"])
+    assert store.verify_record(game) == []
+    # the same events appended one by one, in another file with the same secret
+    with open_store(tmp_path / "other.db", now=T0, secret=store.secret) as other:
+        again = other.create_game("Test game", {"title": "1830"}, 7, "0.1.0", "1830-classic",
+                                  T0)
+        assert again == game
+        assert [append(other, game, 1), append(other, game, 2, "par PRR 82",
+                                                command={"type": "par", "corp": "PRR",
+                                                         "price": 82})] == [first, second]
+
+
+def test_appending_reads_the_head_again_after_a_rollback(store: Store, game: int) -> None:
+    with store.appending(game):
+        append(store, game, 1)
+        with pytest.raises(RuntimeError):
+            with store.transaction():  # a command of several refused after one was stored
+                append(store, game, 2)
+                raise RuntimeError("refused")
+        assert store.last_seq(game) == 1
+        with pytest.raises(StoreError):
+            append(store, game, 3)
+        second = append(store, game, 2, "pass again")
+    assert store.events(game)[-1] == second
+    assert store.verify_record(game) == []
+
+
+def test_appending_that_raises_leaves_nothing(store: Store, game: int, db_path: Path) -> None:
+    with pytest.raises(RuntimeError):
+        with store.appending(game):
+            append(store, game, 1)
+            raise RuntimeError("crash")
+    assert count(db_path, "events") == 0
+    assert store.verify_record(game) == []
+    with pytest.raises(UnknownGame):
+        with store.appending(game + 1):
+            pass
+
+
 def test_chains_of_games_are_independent(store: Store, game: int) -> None:
     other = store.create_game("other", {}, 1, "e", "r", T0)
     a1 = append(store, game, 1)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from .base import StoreBase, canonical_json
@@ -41,6 +42,9 @@ CONTENT_FIELDS = (
     "revert_to",
 )
 _JSON_COLUMNS = ("command", "facts", "log")
+_COLUMNS = (*CONTENT_FIELDS, "prev_hash", "hash")
+_INSERT = (f"INSERT INTO events ({', '.join(_COLUMNS)}) "
+           f"VALUES ({', '.join('?' for _ in _COLUMNS)})")
 #: Every column in table order, the facts (most of an event's bytes) read as an empty
 #: list, for reads that need none.
 _WITHOUT_FACTS = ", ".join("'[]' AS facts" if column == "facts" else column
@@ -135,12 +139,7 @@ class EventsMixin(StoreBase):
         """
         _check_event(game_id, seq, kind, revert_to)
         with self.transaction():
-            self._require_game(game_id)
-            last = self._row(
-                "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                [game_id],
-            )
-            last_seq, prev_hash = (last["seq"], last["hash"]) if last else (0, ZERO_HASH)
+            last_seq, prev_hash = self._head(game_id)
             if seq <= last_seq:
                 raise ConcurrencyError(game_id, seq)
             if seq != last_seq + 1:
@@ -166,11 +165,46 @@ class EventsMixin(StoreBase):
             event = decode_event(row)
             row["hash"] = event["hash"] = event_hash(prev_hash, event, self.secret)
             try:
-                self.db.table("events").insert(row)
+                self.conn.execute(_INSERT, [row[column] for column in _COLUMNS])
             except sqlite3.IntegrityError as exc:  # only if someone bypassed BEGIN IMMEDIATE
                 raise ConcurrencyError(game_id, seq) from exc
-            self.seal_game(game_id)
+            if game_id in self._heads:
+                self._heads[game_id] = (seq, row["hash"])
+            else:
+                self.seal_game(game_id)
         return event
+
+    @contextmanager
+    def appending(self, game_id: int) -> Iterator[None]:
+        """A transaction (``transaction()``: a savepoint inside another) in which many
+        events of the game are appended: each is chained from the last one's seq and
+        hash kept in memory, and the chain head is sealed once, when the block ends,
+        instead of after every event (an import appends hundreds). The events are
+        written as they come, so everything reads them in the block as usual."""
+        with self.transaction():
+            self._require_game(game_id)
+            if game_id in self._heads:  # already in one: that block seals
+                yield
+                return
+            self._heads[game_id] = None
+            try:
+                yield
+                self.seal_game(game_id)
+            finally:
+                del self._heads[game_id]
+
+    def _head(self, game_id: int) -> tuple[int, str]:
+        """The seq and hash of the game's last event ((0, ZERO_HASH) before the first)."""
+        held = self._heads.get(game_id)
+        if held is not None:
+            return held
+        if game_id not in self._heads:
+            self._require_game(game_id)
+        last = self._row(
+            "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            [game_id],
+        )
+        return (last["seq"], last["hash"]) if last else (0, ZERO_HASH)
 
     def events(self, game_id: int, *, after: int = 0, facts: bool = True
                ) -> list[dict[str, Any]]:
@@ -186,6 +220,9 @@ class EventsMixin(StoreBase):
 
     def last_seq(self, game_id: int) -> int:
         """The seq of the last event, 0 when the game has none."""
+        held = self._heads.get(game_id)
+        if held is not None:
+            return held[0]
         self._require_game(game_id)
         row = self._row(
             "SELECT COALESCE(MAX(seq), 0) AS last FROM events WHERE game_id = ?", [game_id]
