@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from .. import service
@@ -87,6 +88,7 @@ def player_names(log: SiteLog) -> dict[str, str]:
     return {p.key: pbem_name(p.name, taken) for p in log.players}
 
 
+@lru_cache(maxsize=64)  # asked for each command: an action's commands share its time
 def timestamp(value: Any) -> str:
     """The site's ``created_at`` (Unix seconds, or a date string) as ISO text."""
     if isinstance(value, int | float):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from .base import StoreBase, canonical_json
@@ -138,7 +138,8 @@ class EventsMixin(StoreBase):
         exists, i.e. another writer appended first.
         """
         _check_event(game_id, seq, kind, revert_to)
-        with self.transaction():
+        # in an ``appending`` block one INSERT is all it writes: no savepoint of its own
+        with nullcontext() if self._heads.get(game_id) else self.transaction():
             last_seq, prev_hash = self._head(game_id)
             if seq <= last_seq:
                 raise ConcurrencyError(game_id, seq)
