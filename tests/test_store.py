@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from pbem.store import (
@@ -30,6 +30,8 @@ from pbem.store import (
     new_player_key,
     open_store,
 )
+from pbem.store.base import canonical_json
+from pbem.store.events import CONTENT_FIELDS, content_json, decode_event
 from pbem.store.keys import KEY_ALPHABET, is_legacy_hash
 from pbem.store.secret import random_secret
 
@@ -373,6 +375,44 @@ def test_appending_that_raises_leaves_nothing(store: Store, game: int, db_path: 
     with pytest.raises(UnknownGame):
         with store.appending(game + 1):
             pass
+
+
+def json_dicts(values: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[Any, Any]]:
+    """Dicts JSON can write sorted: string keys, or number keys (written as strings, so
+    that they read back as other keys, sorted otherwise)."""
+    return st.one_of(st.dictionaries(st.text(max_size=3), values, max_size=3),
+                     st.dictionaries(st.integers(-20, 20), values, max_size=3))
+
+
+JSON_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+              st.text(max_size=6)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.tuples(inner, inner),
+                            json_dicts(inner)),
+    max_leaves=12)
+
+
+@example(command={2: "a", 10: "b"}, facts=[(1, 2)], log=[], text="", actor=None)
+@example(command={"type": "pass"}, facts=[{-1: 0, -5: 1}], log=["x"], text="", actor="A")
+@given(command=st.one_of(st.none(), json_dicts(JSON_VALUES)),
+       facts=st.lists(JSON_VALUES, max_size=3), log=st.lists(st.text(max_size=8), max_size=2),
+       text=st.text(max_size=10), actor=st.one_of(st.none(), st.text(max_size=5)))
+def test_the_hashed_content_is_the_canonical_json_of_the_decoded_event(
+    command: Any, facts: list[Any], log: list[str], text: str, actor: str | None
+) -> None:
+    """append_event hashes content_json, made from the stored texts where they are the
+    decoded values' own; verify_chain hashes canonical_json of the decoded event."""
+    try:
+        stored = {"command": None if command is None else canonical_json(command),
+                  "facts": canonical_json(facts), "log": canonical_json(log)}
+    except (TypeError, ValueError):  # keys JSON cannot sort or write: never stored
+        return
+    row = {"game_id": 3, "seq": 7, "kind": "command", "text": text, "actor": actor,
+           "source": "<m@x>", "received": T0, "revert_to": None, **stored}
+    event = decode_event(row)
+    expected = canonical_json({name: event[name] for name in CONTENT_FIELDS})
+    assert content_json(event, row, {"command": command, "facts": facts, "log": log}) \
+        == expected
 
 
 def test_chains_of_games_are_independent(store: Store, game: int) -> None:

@@ -12,6 +12,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from .base import StoreBase, canonical_json
@@ -43,6 +44,7 @@ CONTENT_FIELDS = (
 )
 _JSON_COLUMNS = ("command", "facts", "log")
 _COLUMNS = (*CONTENT_FIELDS, "prev_hash", "hash")
+_SORTED_CONTENT = tuple(sorted(CONTENT_FIELDS))
 _INSERT = (f"INSERT INTO events ({', '.join(_COLUMNS)}) "
            f"VALUES ({', '.join('?' for _ in _COLUMNS)})")
 #: Every column in table order, the facts (most of an event's bytes) read as an empty
@@ -83,6 +85,36 @@ def event_hash(prev_hash: str, event: Mapping[str, Any], secret: ServerSecret) -
     decoded content fields (``ServerSecret.mac("event", prev_hash, json)``)."""
     content = {field: event[field] for field in CONTENT_FIELDS}
     return secret.mac("event", prev_hash, canonical_json(content))
+
+
+def content_json(event: Mapping[str, Any], row: Mapping[str, Any],
+                 written: Mapping[str, Any]) -> str:
+    """``canonical_json`` of the content fields of ``event`` (what event_hash hashes),
+    made without encoding its JSON columns again where that would give their stored
+    text: ``row`` is the stored row, ``written`` the values its JSON columns were
+    encoded from. A value read back equal to the one written (string keys only, lists
+    not tuples) encodes to the same text again; any other is encoded anew."""
+    parts = []
+    for name in _SORTED_CONTENT:
+        value = event[name]
+        if name in written and value is not None and value == written[name]:
+            text = row[name]
+        else:
+            text = _scalar_json(value)
+        parts.append(f'"{name}":{text}')
+    return "{" + ",".join(parts) + "}"
+
+
+def _scalar_json(value: Any) -> str:
+    """``canonical_json(value)``, quicker for a str, an int or None."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    return canonical_json(value)
 
 
 def effective(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -164,7 +196,9 @@ class EventsMixin(StoreBase):
             }
             # Hash what is stored, decoded again, so verify_chain sees the same thing.
             event = decode_event(row)
-            row["hash"] = event["hash"] = event_hash(prev_hash, event, self.secret)
+            content = content_json(event, row, {"command": command, "facts": facts,
+                                                "log": log})
+            row["hash"] = event["hash"] = self.secret.mac("event", prev_hash, content)
             try:
                 self.conn.execute(_INSERT, [row[column] for column in _COLUMNS])
             except sqlite3.IntegrityError as exc:  # only if someone bypassed BEGIN IMMEDIATE
