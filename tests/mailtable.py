@@ -81,16 +81,14 @@ class Table:
         assert service.audit(self.store, self.game).problem is None
 
     def new_mail(self) -> list[Mail]:
-        rows = self.store.conn.execute(
-            "SELECT recipient, raw FROM outbox ORDER BY id").fetchall()
+        rows = self.store.outbox_mails()  # each mail as it goes out
         fresh = rows[self.seen:]
         self.seen = len(rows)
-        return [Mail({"recipient": r, "raw": raw}) for r, raw in fresh]
+        return [Mail(row) for row in fresh]
 
     def all_mail(self) -> list[Mail]:
         """Every mail queued so far."""
-        rows = self.store.conn.execute("SELECT recipient, raw FROM outbox ORDER BY id")
-        return [Mail({"recipient": r, "raw": raw}) for r, raw in rows.fetchall()]
+        return [Mail(row) for row in self.store.outbox_mails()]
 
     def to(self, name: str, mails: list[Mail]) -> list[Mail]:
         return [m for m in mails if m.recipient == f"{name.lower()}@players.test"]

@@ -147,10 +147,10 @@ class ModTable:
     def new_mail(self) -> list[Mail]:
         """The mails queued since the last call; each within 78 columns (the map drawing,
         100)."""
-        rows = self.store.conn.execute("SELECT recipient, raw FROM outbox ORDER BY id").fetchall()
+        rows = self.store.outbox_mails()  # each mail as it goes out
         fresh = rows[self.seen:]
         self.seen = len(rows)
-        mails = [Mail(r, bytes(raw)) for r, raw in fresh]
+        mails = [Mail(row["recipient"], bytes(row["raw"])) for row in fresh]
         for mail in mails:
             in_map = False
             for line in mail.text.splitlines():

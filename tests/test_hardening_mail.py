@@ -23,7 +23,8 @@ def test_welcome_keys_are_not_kept_after_sending(world: MailWorld) -> None:
         assert key in game.inbox(name)[0].text()  # the player got it
     store = world.store()
     try:
-        rows = store.conn.execute("SELECT purpose, status, raw FROM outbox").fetchall()
+        rows = store.conn.execute("SELECT purpose, status, raw FROM outbox "
+                                  "JOIN outbox_mail USING (id)").fetchall()  # as kept
     finally:
         store.close()
     assert rows and all(status == "sent" for _, status, _ in rows)

@@ -10,6 +10,7 @@ from email import message_from_bytes
 from email.message import Message
 from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
 from email.policy import default as default_policy
 
 import pytest
@@ -54,6 +55,33 @@ def test_the_same_bytes_as_the_generator(text: str, html: str, with_picture: boo
     fast = compose.wire_bytes(msg)  # sets the boundaries the generator then keeps
     assert fast == msg.as_bytes(policy=compose._WIRE)
     assert b"pbem-body-" not in fast
+
+
+@pytest.mark.parametrize("text,html", TEXTS)
+def test_a_message_written_again_after_its_html_became_related(text: str, html: str) -> None:
+    """compose.build sizes the picture by the mail without it, then puts the picture in:
+    the second writing reuses the headers and parts of the first (``written``) and is
+    still the generator's bytes of the changed message, the first those of the first."""
+    msg = mail(text, html, False)
+    written: dict[tuple[int, str], bytes] = {}
+    first = compose.wire_bytes(msg, written)
+    assert first == msg.as_bytes(policy=compose._WIRE)
+    plain, html_part = msg.get_payload(0), msg.get_payload(1)
+    assert isinstance(plain, Message) and isinstance(html_part, Message)
+    image = MapImage("png", PICTURE, "map.png", "MAP", ())
+    msg.set_payload([plain, compose._related(html_part, image, "map.1@games.test")])
+    again = compose.wire_bytes(msg, written)
+    assert again == msg.as_bytes(policy=compose._WIRE)
+    assert b"image/png" in again and b"image/png" not in first
+
+
+@pytest.mark.parametrize("subtype", ["plain", "html"])
+@pytest.mark.parametrize("text", [t for pair in TEXTS for t in pair if t.isascii()])
+def test_an_ascii_text_part_is_the_one_mimetext_makes(text: str, subtype: str) -> None:
+    ours, theirs = compose._text_part(text, subtype), MIMEText(text, subtype, "us-ascii")
+    assert ours.items() == theirs.items()
+    assert ours.get_payload() == theirs.get_payload()
+    assert ours.as_bytes(policy=compose._WIRE) == theirs.as_bytes(policy=compose._WIRE)
 
 
 def test_a_body_holding_a_boundary_goes_through_the_generator() -> None:

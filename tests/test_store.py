@@ -33,6 +33,7 @@ from pbem.store import (
 from pbem.store.base import canonical_json
 from pbem.store.events import CONTENT_FIELDS, content_json, decode_event
 from pbem.store.keys import KEY_ALPHABET, is_legacy_hash
+from pbem.store.mailqueue import kept_copy, redacted, sent_bytes
 from pbem.store.secret import random_secret
 
 T0 = "2024-05-01T12:00:00Z"
@@ -143,8 +144,8 @@ def test_outbox_purpose_is_filled_in_for_older_mail(db_path: Path) -> None:
     conn.execute("DELETE FROM migrations WHERE name = '0002_outbox_purpose'")
     for n, mid in enumerate(["<pbem.3.re.ab12@x.test>", "<pbem.3.turn.cd34@x.test>",
                              "<other@x.test>"]):
-        conn.execute("INSERT INTO outbox (message_id, game_id, recipient, subject, raw, "
-                     "created, next_attempt) VALUES (?, 3, 'Ann@x.test', 's', x'00', ?, ?)",
+        conn.execute("INSERT INTO outbox (message_id, game_id, recipient, subject, "
+                     "created, next_attempt) VALUES (?, 3, 'Ann@x.test', 's', ?, ?)",
                      [mid, f"2024-05-0{n + 1}", f"2024-05-0{n + 1}"])
     conn.commit()
     conn.close()
@@ -813,6 +814,59 @@ def test_outbox_states(store: Store, game: int) -> None:
     )
     with pytest.raises(StoreError, match="no outgoing message #99"):
         store.outbox_mark_sent(99, "t9")
+
+
+def _kept(store: Store, outbox_id: int) -> bytes:
+    """The bytes the outbox holds of a mail (not as it goes out)."""
+    row = store.conn.execute("SELECT raw FROM outbox_mail WHERE id = ?", [outbox_id]).fetchone()
+    return bytes(row[0])
+
+
+MAIL = (b"Reply-To: pbem <pbem+1.c0de42@x.test>\r\n\r\nReply to pbem+1.c0de42@x.test; "
+        b"[removed] is kept as it is.\r\n")
+
+
+def test_a_mail_is_kept_without_its_reply_code_and_goes_out_with_it(store: Store,
+                                                                    game: int) -> None:
+    """The reply code is out of the kept copy from the start (migration 0007): marking the
+    mail sent drops only the code from its row; the copy is what redacting left before."""
+    spec = {"strings": ["c0de42"], "body": False}
+    a = store.outbox_add("<a@pbem>", game, "alice@example.org", "s", MAIL, "t1", "turn",
+                         redact=spec)
+    assert store.outbox_get(a)["raw"] == MAIL == store.outbox_due("t1")[0]["raw"]
+    assert store.outbox_mails()[0]["raw"] == MAIL
+    assert b"c0de42" not in _kept(store, a)
+    store.outbox_mark_sent(a, "t2")
+    sent = store.outbox_get(a)
+    assert sent["raw"] == _kept(store, a) == redacted(MAIL, spec)
+    assert sent["redact"] is None and sent["status"] == "sent"
+
+
+def test_a_key_mail_and_one_queued_before_are_kept_whole_until_sent(store: Store,
+                                                                    game: int) -> None:
+    key = store.outbox_add("<k@pbem>", game, "alice@example.org", "s", MAIL, "t1", "key",
+                           redact={"strings": ["c0de42"], "body": True})
+    assert _kept(store, key) == MAIL
+    old = store.outbox_add("<o@pbem>", game, "bob@example.org", "s", b"x", "t1", "turn")
+    spec = {"strings": ["c0de42"], "body": False}  # as the code before 0007 left it
+    store.conn.execute("UPDATE outbox SET redact = ? WHERE id = ?",
+                       ['{"body":false,"strings":["c0de42"]}', old])
+    store.conn.execute("UPDATE outbox_mail SET raw = ? WHERE id = ?", [MAIL, old])
+    assert store.outbox_get(old)["raw"] == MAIL
+    for outbox_id in (key, old):
+        store.outbox_mark_sent(outbox_id, "t2")
+    assert b"c0de42" not in _kept(store, key) and b"Reply to" not in _kept(store, key)
+    assert _kept(store, old) == redacted(MAIL, spec) == store.outbox_get(old)["raw"]
+
+
+@given(st.binary(max_size=40), st.sampled_from([b"ab", b"aba", b"[removed]", b"\xc3\xa9"]))
+def test_the_kept_copy_makes_the_mail_again(raw: bytes, secret: bytes) -> None:
+    text = secret.decode("utf-8")
+    spec = {"strings": [text], "body": False}
+    kept, found = kept_copy(raw, spec)
+    assert sent_bytes(kept, found) == raw
+    assert kept == redacted(raw, spec)
+    assert (found is None) == (secret not in raw)
 
 
 def test_writer_that_cannot_get_the_lock_gets_store_busy(

@@ -68,7 +68,8 @@ def test_old_database_is_migrated(old_db: Path) -> None:
         assert texts == ["buy SV", "say hello all", "buy CS", "buy DH", "revert to 3", "pass"]
         # old welcome mails keep no key
         keys = old_keys()
-        for (raw,) in store.conn.execute("SELECT raw FROM outbox WHERE purpose = 'welcome'"):
+        for (raw,) in store.conn.execute("SELECT raw FROM outbox JOIN outbox_mail USING (id) "
+                                         "WHERE purpose = 'welcome'"):
             for key in keys["1"].values():
                 assert key.encode() not in bytes(raw)
     finally:
@@ -87,8 +88,8 @@ def test_old_keys_are_replaced_and_mailed(old_db: Path) -> None:
         assert sorted(issued) == [(1, "Ann"), (1, "Ben"), (1, "Cat"), (1, "Dan"),
                                   (2, "Eve"), (2, "Fay"), (2, "Gus")]
         assert reissue_legacy_keys(store, CONFIG, NOW) == {}  # once only
-        mails = store.conn.execute("SELECT recipient, subject, raw, status FROM outbox WHERE "
-                                   "purpose = 'key' ORDER BY id").fetchall()
+        mails = [(m["recipient"], m["subject"], m["raw"], m["status"])
+                 for m in store.outbox_mails() if m["purpose"] == "key"]
         assert len(mails) == 7 and all(m[3] == "pending" for m in mails)
         assert all("new key" in m[1] for m in mails)
         # mails the old code queued carry old reply codes: not sent, the new mail replaces them

@@ -357,11 +357,23 @@ def map_parts(board_map: Map, board: BoardState, column: str,
         views = board_view(board_map, board, column, blocked, homes, spent)
     if not corps:
         corps = [c for v in views.values() for c, _ in v.homes]
+    return _drawn_map(board_map.title, column, tuple(corps), note, marker_note, spent,
+                      tuple(views.items()))
+
+
+@lru_cache(maxsize=32)
+def _drawn_map(title: str, column: str, corps: tuple[str, ...], note: str, marker_note: str,
+               spent: frozenset[str], views: tuple[tuple[str, HexView], ...]
+               ) -> tuple[str, str]:
+    """``map_parts`` from what it depends on, the last maps kept: most moves (a share
+    bought, an auction's bid, a train bought, a dividend) leave the map as it was, and
+    the next mail of the game shows the same drawing."""
+    hexes = dict(views)
     codes = letters(corps)
-    head = f"MAP ({board_map.title}; off-board values in the {column} column)"
-    drawing = [head, ""] + draw(views, codes)
-    markers = any(v.marks or v.markers for v in views.values()) or bool(spent)
-    rest = legend(codes, note, markers, marker_note) + ["", "HEXES"] + listing(views, note)
+    head = f"MAP ({title}; off-board values in the {column} column)"
+    drawing = [head, ""] + draw(hexes, codes)
+    markers = any(v.marks or v.markers for v in hexes.values()) or bool(spent)
+    rest = legend(codes, note, markers, marker_note) + ["", "HEXES"] + listing(hexes, note)
     return "\n".join(drawing), "\n".join(rest)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
+from functools import lru_cache
 
 from pbem.engine.market import operating_order
 from pbem.engine.state import GameState
@@ -74,10 +75,34 @@ def grid_lines(market: Market, here: Mapping[tuple[int, int], list[str]],
 
 
 def grid(state: GameState) -> list[str]:
-    """The whole grid, split into blocks of columns that fit 78 characters."""
-    market = state.rules.market
-    codes = letters(state.rules.corporations)
+    """The whole grid, split into blocks of columns that fit 78 characters (the last
+    grids kept: most moves leave the market's tokens where they were)."""
     here = stacks(state)
+    return list(_grid(_Same(state.rules.market), tuple(state.rules.corporations),
+                      tuple((cell, tuple(corps)) for cell, corps in here.items())))
+
+
+class _Same:
+    """A key that is its object itself (equal only to itself: a title's market)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Market) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+
+@lru_cache(maxsize=32)
+def _grid(same: _Same, corporations: tuple[str, ...],
+          stacked: tuple[tuple[tuple[int, int], tuple[str, ...]], ...]) -> tuple[str, ...]:
+    market = same.obj
+    codes = letters(corporations)
+    here = {cell: list(corps) for cell, corps in stacked}
     blocks = -(-market.n_cols // (WIDTH // CELL))
     per_block = -(-market.n_cols // blocks)
     lines: list[str] = []
@@ -86,7 +111,7 @@ def grid(state: GameState) -> list[str]:
         if lines:
             lines.append(f"(columns {first + 1} to {last + 1})")
         lines += grid_lines(market, here, codes, first, last)
-    return lines
+    return tuple(lines)
 
 
 ZONE_NAMES = (("yellow", "y"), ("orange", "o"), ("green", "g"), ("brown", "b"))

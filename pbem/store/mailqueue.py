@@ -58,21 +58,13 @@ class MailQueueMixin(StoreBase):
                 )
             if existing is not None:
                 return InboxAdded(int(existing["id"]), False)
-            table = self.db.table("inbox")
-            table.insert(
-                {
-                    "mailbox": mailbox,
-                    "uidvalidity": uidvalidity,
-                    "uid": uid,
-                    "message_id": message_id,
-                    "raw": raw,
-                    "received": received,
-                    "status": "new",
-                    "size": len(raw) if size is None else size,
-                }
-            )
-            assert table.last_rowid is not None
-            return InboxAdded(table.last_rowid, True)
+            cursor = self.conn.execute(
+                """INSERT INTO inbox (mailbox, uidvalidity, uid, message_id, raw, received,
+                       status, size) VALUES (?, ?, ?, ?, ?, ?, 'new', ?)""",
+                [mailbox, uidvalidity, uid, message_id, raw, received,
+                 len(raw) if size is None else size])
+            assert cursor.lastrowid is not None
+            return InboxAdded(cursor.lastrowid, True)
 
     def inbox_get(self, inbox_id: int) -> dict[str, Any]:
         row = self._row("SELECT * FROM inbox WHERE id = ?", [inbox_id])
@@ -159,35 +151,38 @@ class MailQueueMixin(StoreBase):
         ``purpose``: what the mail is (the mail service's word: ``re``, ``turn``, ...).
         ``redact``: what to remove from the stored copy once it is sent (``strings``:
         secrets such as the reply code; ``body``: True to keep only the headers, for a
-        mail that carries a key), see ``redacted``."""
+        mail that carries a key), see ``redacted``: a mail whose secret is one string is
+        kept without it from the start (``kept_copy``), so that marking it sent writes
+        nothing of its bytes."""
+        kept, spec = kept_copy(raw, redact)
         with self.transaction():
             existing = self._row("SELECT id FROM outbox WHERE message_id = ?", [message_id])
             if existing is not None:
                 return int(existing["id"])
-            table = self.db.table("outbox")
-            table.insert(
-                {
-                    "message_id": message_id,
-                    "game_id": game_id,
-                    "recipient": recipient,
-                    "subject": subject,
-                    "raw": raw,
-                    "status": "pending",
-                    "attempts": 0,
-                    "next_attempt": created,
-                    "created": created,
-                    "purpose": purpose,
-                    "redact": canonical_json(dict(redact)) if redact else None,
-                }
-            )
-            assert table.last_rowid is not None
-            return table.last_rowid
+            cursor = self.conn.execute(
+                """INSERT INTO outbox (message_id, game_id, recipient, subject, status,
+                       attempts, next_attempt, created, purpose, redact)
+                   VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)""",
+                [message_id, game_id, recipient, subject, created, created, purpose,
+                 canonical_json(spec) if spec else None])
+            assert cursor.lastrowid is not None
+            self.conn.execute("INSERT INTO outbox_mail (id, raw) VALUES (?, ?)",
+                              [cursor.lastrowid, kept])
+            return cursor.lastrowid
 
     def outbox_get(self, outbox_id: int) -> dict[str, Any]:
-        row = self._row("SELECT * FROM outbox WHERE id = ?", [outbox_id])
+        """The outgoing message, its ``raw`` bytes as they go out (while pending; as kept
+        once sent: without their secrets)."""
+        row = self._row(f"{_WITH_MAIL} WHERE outbox.id = ?", [outbox_id])
         if row is None:
             raise StoreError(f"There is no outgoing message #{outbox_id}.")
-        return row
+        return _as_sent(row)
+
+    def outbox_mails(self, after: int = 0) -> list[dict[str, Any]]:
+        """Every outgoing message with an id above ``after``, oldest first, with its
+        ``raw`` bytes as in ``outbox_get``."""
+        return [_as_sent(row) for row in
+                self._rows(f"{_WITH_MAIL} WHERE outbox.id > ? ORDER BY outbox.id", [after])]
 
     def outbox_by_message_id(self, message_id: str) -> dict[str, Any] | None:
         """The outgoing message with this Message-ID (without its raw bytes), or None."""
@@ -227,33 +222,37 @@ class MailQueueMixin(StoreBase):
     def outbox_due(self, now: str, limit: int | None = None) -> list[dict[str, Any]]:
         """Pending messages whose next attempt is at or before ``now``, oldest first (the
         first ``limit`` of them: each row holds its whole mail)."""
-        return self._rows(
-            """SELECT * FROM outbox WHERE status = 'pending' AND next_attempt <= ?
-               ORDER BY next_attempt, id LIMIT ?""",
+        rows = self._rows(
+            f"""{_WITH_MAIL} WHERE status = 'pending' AND next_attempt <= ?
+               ORDER BY next_attempt, outbox.id LIMIT ?""",
             [now, -1 if limit is None else limit],
         )
+        return [_as_sent(row) for row in rows]
 
     def outbox_mark_sent(self, outbox_id: int, sent: str) -> None:
         """Sent: and the secrets it carried (a key, the reply code) removed from the copy.
         Not waiting for the disk (``durable=False``): after a power cut the mark may be
         lost and the mail is sent again with its Message-ID, as after a crash while
-        sending (delivery is at least once). One UPDATE: SQLite writes the row again,
-        its mail of 80 KB included, for any change of it (a second UPDATE for the
-        redacted copy wrote it twice)."""
+        sending (delivery is at least once). A mail kept without its secret already
+        (``kept_copy``) loses only the secret of its ``redact`` column: one UPDATE of its
+        small row (SQLite writes a row again, all its columns, for any change of it;
+        the mail's bytes are in ``outbox_mail``); a mail kept whole until now (one that
+        carries a key, or one queued before this) is written again without them."""
         with self.transaction(durable=False):
             row = self._row("SELECT redact FROM outbox WHERE id = ?", [outbox_id])
             if row is None:
                 self.outbox_get(outbox_id)  # says that there is none
                 return
-            copy = None
-            if row["redact"]:
-                raw = self._row("SELECT raw FROM outbox WHERE id = ?", [outbox_id])
-                assert raw is not None
-                copy = redacted(bytes(raw["raw"]), json.loads(row["redact"]))
+            spec = json.loads(row["redact"]) if row["redact"] else None
+            if spec and CUTS not in spec:
+                mail = self._row("SELECT raw FROM outbox_mail WHERE id = ?", [outbox_id])
+                assert mail is not None
+                self.conn.execute("UPDATE outbox_mail SET raw = ? WHERE id = ?",
+                                  [redacted(bytes(mail["raw"]), spec), outbox_id])
             self.conn.execute(
                 """UPDATE outbox SET status = 'sent', sent = ?, next_attempt = NULL,
-                       attempts = attempts + 1, raw = COALESCE(?, raw), redact = NULL
-                   WHERE id = ?""", [sent, copy, outbox_id])
+                       attempts = attempts + 1, redact = NULL
+                   WHERE id = ?""", [sent, outbox_id])
 
     def outbox_mark_retry(self, outbox_id: int, next_attempt: str, error: str) -> None:
         """A temporary failure (4xx, connection): try again at ``next_attempt``."""
@@ -294,6 +293,61 @@ def redacted(raw: bytes, spec: Mapping[str, Any]) -> bytes:
         if secret:
             raw = raw.replace(str(secret).encode("utf-8"), REMOVED)
     return raw
+
+
+#: an outgoing message's columns with its mail's bytes (``raw``)
+_WITH_MAIL = "SELECT outbox.*, outbox_mail.raw FROM outbox JOIN outbox_mail USING (id)"
+#: in an outbox row's ``redact``: where the mail's secret was taken out of its bytes
+CUTS = "cuts"
+
+
+def kept_copy(raw: bytes, spec: Mapping[str, Any] | None) -> tuple[bytes, dict[str, Any] | None]:
+    """What the outbox keeps of the mail ``raw`` with the secrets ``spec`` (see
+    ``outbox_add``), and the ``redact`` that goes with it. A mail whose secret is one
+    string (the reply code) is kept as ``redacted`` leaves it, each place of the secret
+    noted (``cuts``: the offsets of ``[removed]`` in the copy) so that ``sent_bytes``
+    makes the mail again, byte for byte; a mail without a secret in it, as it is, with
+    no ``redact``; any other (a key's mail: only its headers are kept once sent; several
+    secrets) whole, with its ``spec``, until it is sent."""
+    secrets = [str(secret) for secret in (spec or {}).get("strings") or () if secret]
+    if spec and spec.get("body"):
+        return raw, dict(spec)
+    if not secrets:
+        return raw, None
+    if len(secrets) > 1:
+        return raw, dict(spec or {})
+    pieces = raw.split(secrets[0].encode("utf-8"))
+    if len(pieces) == 1:
+        return raw, None
+    cuts, at = [], 0
+    for piece in pieces[:-1]:
+        at += len(piece)
+        cuts.append(at)
+        at += len(REMOVED)
+    kept, found = REMOVED.join(pieces), {"strings": secrets, CUTS: cuts}
+    if sent_bytes(kept, found) != raw:  # cannot be: the cuts are where the secret was
+        raise StoreError("The mail could not be kept without its secret.")
+    return kept, found
+
+
+def sent_bytes(kept: bytes, spec: Mapping[str, Any] | None) -> bytes:
+    """The mail that ``kept`` is the copy of (``kept_copy``): its secret put back."""
+    if not spec or CUTS not in spec:
+        return kept
+    secret = str(spec["strings"][0]).encode("utf-8")
+    pieces, at = [], 0
+    for cut in spec[CUTS]:
+        pieces.append(kept[at:cut])
+        at = cut + len(REMOVED)
+    pieces.append(kept[at:])
+    return secret.join(pieces)
+
+
+def _as_sent(row: dict[str, Any]) -> dict[str, Any]:
+    """An outbox row read with its mail (``_WITH_MAIL``), ``raw`` as the mail goes out."""
+    if row["redact"]:
+        row["raw"] = sent_bytes(bytes(row["raw"]), json.loads(row["redact"]))
+    return row
 
 
 def _check_status(what: str, status: str, allowed: tuple[str, ...]) -> None:

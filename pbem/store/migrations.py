@@ -257,6 +257,22 @@ def m0006_snapshots(db: Database) -> None:
     ])
 
 
+def m0007_outbox_mail(db: Database) -> None:
+    """``outbox_mail``: the bytes of each outgoing mail, out of its ``outbox`` row. SQLite
+    writes a row again, all its columns, for any change of it: marking a mail sent wrote
+    its 80 KB mail again (0.4 ms). Mails queued from now on are kept without the reply
+    code they carry (see mailqueue.MailQueueMixin.outbox_add); those already queued keep
+    theirs until sent, as before."""
+    _run(db, [
+        """CREATE TABLE outbox_mail (
+            id INTEGER PRIMARY KEY REFERENCES outbox(id),
+            raw BLOB NOT NULL
+        )""",
+        "INSERT INTO outbox_mail (id, raw) SELECT id, raw FROM outbox",
+        "ALTER TABLE outbox DROP COLUMN raw",
+    ])
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
@@ -264,6 +280,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("0004_keyed_record", m0004_keyed_record),
     ("0005_seats_and_referee", m0005_seats_and_referee),
     ("0006_snapshots", m0006_snapshots),
+    ("0007_outbox_mail", m0007_outbox_mail),
 ]
 
 

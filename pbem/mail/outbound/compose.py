@@ -97,7 +97,11 @@ def subject_for(title: str, game_id: int, text: str) -> str:
 def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
     """The whole message as bytes with CRLF line ends: text and HTML alternatives; when
     the text shows the map, the HTML and the map picture (inline, by Content-ID), as
-    large as fits the mail in MAIL_LIMIT bytes (none when the player chose none)."""
+    large as fits the mail in MAIL_LIMIT bytes (none when the player chose none).
+
+    The mail's size without the picture, which sets the picture's budget, is that of
+    the same message with the HTML in the picture's place; its headers and parts,
+    written once, make the mail with the picture too (``wire_bytes``' ``written``)."""
     out.subject = one_line(out.subject)
     text = fill(config.templates_dir, out.template, out.values)
     plain = _text_part(text, "plain")
@@ -107,16 +111,18 @@ def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
         html = _text_part(to_html(config.templates_dir, out.subject, text,
                                   image_src=f"cid:{cid}", anchor=drawn.anchor,
                                   symbols=drawn.symbols), "html")
-        without = _message(config, out, mid, now, plain, html)
-        image = drawn.image(image_budget(len(without)))
+        msg = _message(config, out, mid, now, plain, html)
+        written: dict[tuple[int, str], bytes] = {}
+        image = drawn.image(image_budget(len(wire_bytes(msg, written))))
         if image is not None:
-            return _message(config, out, mid, now, plain, _related(html, image, cid))
+            msg.set_payload([plain, _related(html, image, cid)])
+            return wire_bytes(msg, written)
     html = _text_part(to_html(config.templates_dir, out.subject, text), "html")
-    return _message(config, out, mid, now, plain, html)
+    return wire_bytes(_message(config, out, mid, now, plain, html))
 
 
 def _message(config: MailConfig, out: Outgoing, mid: str, now: str, plain: Message,
-             html: Message) -> bytes:
+             html: Message) -> Message:
     msg = MIMEMultipart("alternative")
     msg.attach(plain)
     msg.attach(html)
@@ -134,13 +140,13 @@ def _message(config: MailConfig, out: Outgoing, mid: str, now: str, plain: Messa
     msg["Auto-Submitted"] = "auto-generated"
     msg["X-Auto-Response-Suppress"] = "All"
     msg["X-PBEM-Game"] = str(out.game_id or 0)
-    return wire_bytes(msg)
+    return msg
 
 
 _WIRE = compat32.clone(linesep="\r\n")
 
 
-def wire_bytes(msg: Message) -> bytes:
+def wire_bytes(msg: Message, written: dict[tuple[int, str], bytes] | None = None) -> bytes:
     """``msg.as_bytes(policy=_WIRE)``, the same bytes, in a fraction of the time: a mail
     as pbem writes it (multiparts and parts whose bodies are already encoded: 7bit,
     quoted-printable or base64) is written here as the generator would write it (each
@@ -149,12 +155,22 @@ def wire_bytes(msg: Message) -> bytes:
     generator's copies and lookups. The boundaries are chosen first (the generator
     would scan every body with a new regular expression for its own); should a body
     hold one, or be other than ASCII text, or a part have a preamble or epilogue, the
-    generator does it all."""
+    generator does it all.
+
+    ``written``: what was written of the message's parts before (filled in here), to
+    write a message again after a change of its payload (a part replaced or added)
+    without writing again the headers and the parts it had: keyed by the parts' ids,
+    so only while they live, unchanged (``build``)."""
+    written = {} if written is None else written
     for part in msg.walk():
-        if part.is_multipart() and part.get_boundary() is None:
-            part.set_boundary(f"=_pbem_{secrets.token_hex(12)}")
+        if part.is_multipart() and (id(part), "boundary") not in written:
+            boundary = part.get_boundary()
+            if boundary is None:
+                boundary = f"=_pbem_{secrets.token_hex(12)}"
+                part.set_boundary(boundary)
+            written[(id(part), "boundary")] = boundary.encode("utf-8", "surrogateescape")
     try:
-        return _flat(msg)
+        return _flat(msg, written)
     except _Unusual:
         return _generated(msg)
 
@@ -163,26 +179,40 @@ class _Unusual(Exception):
     """A message that only the generator writes right."""
 
 
-def _flat(msg: Message) -> bytes:
-    """The bytes of ``msg`` as BytesGenerator (compat32, CRLF) writes them."""
-    head = b"".join(_folded(name, value) if isinstance(value, str)
-                    else _WIRE.fold_binary(name, value) for name, value in msg.raw_items())
+def _flat(msg: Message, written: dict[tuple[int, str], bytes]) -> bytes:
+    """The bytes of ``msg`` as BytesGenerator (compat32, CRLF) writes them; those of its
+    headers and of each part without parts kept in ``written`` (and taken from it)."""
     if not msg.is_multipart():
-        body = msg.get_payload()
-        if not isinstance(body, str) or not body.isascii():
-            raise _Unusual()
-        return head + b"\r\n" + _crlf(body)
-    boundary, subparts = str(msg.get_boundary()), msg.get_payload()
+        found = written.get((id(msg), "part"))
+        if found is None:
+            found = written[(id(msg), "part")] = _leaf(msg)
+        return found
+    head = written.get((id(msg), "head"))
+    if head is None:
+        head = written[(id(msg), "head")] = _head(msg)
+    boundary, subparts = written[(id(msg), "boundary")], msg.get_payload()
     if msg.preamble is not None or msg.epilogue is not None or not boundary.isascii() \
             or not isinstance(subparts, list) \
             or not all(isinstance(part, Message) for part in subparts):
         raise _Unusual()
-    parts = [_flat(part) for part in subparts if isinstance(part, Message)]
-    dashes = b"--" + boundary.encode("ascii")
+    parts = [_flat(part, written) for part in subparts if isinstance(part, Message)]
+    dashes = b"--" + boundary
     if any(dashes in part for part in parts):
         raise _Unusual()
     return b"".join([head, b"\r\n", dashes, b"\r\n", (b"\r\n" + dashes + b"\r\n").join(parts),
                      b"\r\n", dashes, b"--\r\n"])
+
+
+def _head(msg: Message) -> bytes:
+    return b"".join(_folded(name, value) if isinstance(value, str)
+                    else _WIRE.fold_binary(name, value) for name, value in msg.raw_items())
+
+
+def _leaf(msg: Message) -> bytes:
+    body = msg.get_payload()
+    if not isinstance(body, str) or not body.isascii():
+        raise _Unusual()
+    return _head(msg) + b"\r\n" + _crlf(body)
 
 
 @lru_cache(maxsize=16)
@@ -281,10 +311,17 @@ def image_cid(mid: str) -> str:
     return "map." + mid.strip().strip("<>")
 
 
-def _text_part(text: str, subtype: str) -> MIMEText:
-    """us-ascii as it is; anything else UTF-8, quoted-printable (readable in the raw)."""
+def _text_part(text: str, subtype: str) -> Message:
+    """us-ascii as it is; anything else UTF-8, quoted-printable (readable in the raw).
+    The us-ascii part is the one ``MIMEText(text, subtype, "us-ascii")`` makes, its
+    headers set here (MIMEText's charset machinery took a quarter of a millisecond)."""
     if text.isascii():
-        return MIMEText(text, subtype, "us-ascii")
+        part = Message()
+        part["Content-Type"] = f'text/{subtype}; charset="us-ascii"'
+        part["MIME-Version"] = "1.0"
+        part["Content-Transfer-Encoding"] = "7bit"
+        part.set_payload(text)
+        return part
     charset = Charset("utf-8")
     charset.body_encoding = QP
     return MIMEText(text, subtype, charset)  # type: ignore[arg-type]

@@ -48,12 +48,13 @@ class SendReport:
 
 
 def smtp_client(config: MailConfig) -> aiosmtplib.SMTP:
+    """A client for the configured server; the TLS context (the system's certificates
+    read, some 50 ms) made only for a connection that uses it."""
     cfg = config.smtp
-    context = cfg.ssl_context()
     return aiosmtplib.SMTP(hostname=cfg.host, port=cfg.port, timeout=cfg.timeout,
                            use_tls=cfg.security == "tls",
                            start_tls=True if cfg.security == "starttls" else False,
-                           tls_context=context if cfg.security != "plain" else None)
+                           tls_context=cfg.ssl_context() if cfg.security != "plain" else None)
 
 
 async def connect(config: MailConfig) -> aiosmtplib.SMTP:

@@ -99,12 +99,20 @@ def wrap_paragraph(text: str, width: int = TEXT_WIDTH, indent: str = "") -> str:
 
 
 def _collapse_blank_lines(lines: list[str]) -> str:
+    """The lines without trailing blanks (but the signature's ``-- ``), one blank line
+    where there were several, none at the end."""
     out: list[str] = []
+    blank = False  # the last line kept is blank
     for line in lines:
-        if not line.strip() and out and not out[-1].strip():
+        kept = line.rstrip()
+        if not kept:
+            if not blank:
+                out.append("")
+            blank = True
             continue
-        out.append(line.rstrip() if line != "-- " else line)
-    while out and not out[-1].strip():
+        out.append(line if line == "-- " else kept)
+        blank = False
+    while out and not out[-1]:
         out.pop()
     return "\n".join(out) + "\n"
 
