@@ -25,12 +25,18 @@ from .state import BANK, CLOSED, GameState, holder_name, plain_copy
 Record = dict[str, Any]
 
 
+#: the types plain() returns as they are (tested first: most values of a fact are one)
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def plain(value: Any) -> Any:
     """``value`` as JSON reads it back: tuples as lists, at any depth."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
     return value
 
 
@@ -50,16 +56,28 @@ class Fact:
         data: Record = {"f": self.KIND}
         if self.VERSION > 1:
             data["v"] = self.VERSION
-        for f in fields(self):
-            data[self.JSON_NAMES.get(f.name, f.name)] = plain(getattr(self, f.name))
+        for name, key in _json_names(type(self)):
+            data[key] = plain(getattr(self, name))
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Fact:
         """The fact of a record of this kind and version."""
-        values = {f.name: data[cls.JSON_NAMES.get(f.name, f.name)] for f in fields(cls)
-                  if cls.JSON_NAMES.get(f.name, f.name) in data}
+        values = {name: data[key] for name, key in _json_names(cls) if key in data}
         return cls(**values)
+
+
+_JSON_NAMES: dict[type[Fact], tuple[tuple[str, str], ...]] = {}
+
+
+def _json_names(kind: type[Fact]) -> tuple[tuple[str, str], ...]:
+    """(attribute, JSON key) of each field of a kind of fact, in order, once per kind
+    (dataclasses.fields() builds its answer at each call)."""
+    found = _JSON_NAMES.get(kind)
+    if found is None:
+        found = _JSON_NAMES[kind] = tuple(
+            (f.name, kind.JSON_NAMES.get(f.name, f.name)) for f in fields(kind))
+    return found
 
 
 # -- money and certificates -----------------------------------------------------------------

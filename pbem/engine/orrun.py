@@ -83,18 +83,18 @@ def track_graph(board_map: Map, board: BoardState) -> TrackGraph:
 
 def route_graph(board_map: Map, board: BoardState, corp: str, column: str | int,
                 values: Mapping[StopKey, int] | None = None, *,
-                whole: bool = False) -> RouteGraph:
+                whole: bool = False, near: frozenset[StopKey] | None = None) -> RouteGraph:
     """RouteGraph(...), remembered for the same position, company, column and stop values:
     a company's run, the check of its written routes and a title's connection runs search
     the same graph."""
     key = (position_key(board_map, board), corp, column,
-           tuple(sorted((values or {}).items())), whole)
+           tuple(sorted((values or {}).items())), whole, near)
     found = _GRAPHS.get(key)
     if found is None:
         if len(_GRAPHS) >= 16:  # about 0.4 MB each on a late, full board
             _GRAPHS.clear()
         found = _GRAPHS[key] = RouteGraph(board_map, board, corp, column, values,
-                                          track_graph(board_map, board), whole)
+                                          track_graph(board_map, board), whole, near)
     return found
 
 
@@ -166,7 +166,8 @@ def written_run(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> 
     try:
         return check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
                          revenue_column(state), revenue_rules(state, corp),
-                         lambda key: cite(state, key), route_graph)
+                         lambda key: cite(state, key), route_graph,
+                         near_only=state.options.get("best_run", "required") != "required")
     except RulesError as exc:
         exc.rule = exc.rule or cite(state, "route")
         raise

@@ -62,10 +62,15 @@ class RouteGraph:
         values: Mapping[StopKey, int] | None = None,
         track: TrackGraph | None = None,
         whole: bool = False,
+        near: AbstractSet[StopKey] | None = None,
     ) -> None:
         """`track`: the TrackGraph of the board, when the caller has it.  `whole`: the
         whole board's track; else only the region of `corp`'s stations (see station_region):
-        every legal route of `corp` is there, and the stops outside have no number."""
+        every legal route of `corp` is there, and the stops outside have no number.
+        `near`: only the track of that region that legs from those stops may travel
+        (TrackGraph.leg_region), for realising routes whose stops are among them (a
+        written run): the ways between them and their order are the whole region's; the
+        bounds of a route search are not (near is not for searching)."""
         if isinstance(column, int):
             column = board_map.revenue_columns[column]
         self.column = column
@@ -79,8 +84,10 @@ class RouteGraph:
         #: whether the graph holds all the board's track, or only the region of the
         #: company's stations (own: its segments; see station_region)
         self.whole = whole
-        self.own: AbstractSet[int] = (frozenset(range(len(segments))) if whole
-                                       else graph.region(corp))
+        self.own: AbstractSet[int] = (
+            frozenset(range(len(segments))) if whole
+            else graph.region(corp) if near is None
+            else graph.leg_region(corp, [("stop", c, i) for c, i in near]))
         nodes = {n for seg in self.own for n in segments[seg].ends}
 
         # stops with track, numbered by value (highest first)
@@ -100,9 +107,8 @@ class RouteGraph:
         self.kinds: list[str] = [f[4] for f in found]
         self.value: list[int] = [-f[0] for f in found]
         self.number: dict[StopKey, int] = {key: i for i, key in enumerate(self.stops)}
-        self.blocks: list[bool] = [
-            graph.blocks(("stop", c, i), corp) for c, i in self.stops
-        ]
+        blocking = graph.blocking(corp)
+        self.blocks: list[bool] = [("stop", c, i) in blocking for c, i in self.stops]
         # stops of one off-board area exclude each other (a route counts an area once)
         areas: dict[str, int] = {}
         for number, (coord, _) in enumerate(self.stops):
@@ -141,8 +147,14 @@ class RouteGraph:
                     node = self.arrive[state]
                     self._succ[state] = [self.state(nxt, node)
                                          for nxt in graph.onward(seg, node, corp)]
-        else:
+        elif near is None:
             self._succ = graph.successors(corp)  # the region's: own
+        else:  # the legs' track only: no move leaves it
+            self._succ = [()] * len(arrive)
+            for seg in own:
+                for state in (2 * seg, 2 * seg + 1):
+                    self._succ[state] = [v for v in graph.successors_of(corp, state)
+                                         if v >> 1 in self.own]
         self._cstate: dict[int, int] = {}
         self._cstate_state: list[int] = []
         self.moves: list[list[Move]] = []

@@ -728,7 +728,8 @@ class GraphMaker(Protocol):
 
     def __call__(self, board_map: Map, board: BoardState, corp: str, column: str | int,
                  values: Mapping[StopKey, int] | None = None, *,
-                 whole: bool = False) -> RouteGraph: ...
+                 whole: bool = False, near: frozenset[StopKey] | None = None
+                 ) -> RouteGraph: ...
 
 
 def search_for(

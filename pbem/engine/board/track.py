@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 from typing import Any
 
 from . import hexes
@@ -344,6 +345,13 @@ class _Shape:
     def sides(self) -> list[Node]:
         return [node for node in self.at if node[0] == "side"]
 
+    @cached_property
+    def may_block(self) -> list[Node]:
+        """The stops that block every route without a station on them (stop_blocks): the
+        off-boards and the cities without slots."""
+        return [node for node, (kind, slots) in self.stops.items()
+                if kind == "offboard" or (kind == "city" and slots <= 0)]
+
     def into(self, node: Node) -> list[int]:
         """The states arriving at `node`, in order (state 2*s arrives at the second end
         of segment s, 2*s + 1 at the first)."""
@@ -530,12 +538,44 @@ class TrackGraph:
             self._successors[corp] = found
         return found
 
+    def leg_region(self, corp: str, stops: Collection[Node]) -> frozenset[int]:
+        """The segments of the region of `corp`'s stations that a leg of a route from
+        one of `stops` (to the next stop, through hex sides only) may travel: each stop's
+        segments in the region, and onward from each hex side reached as a route may go,
+        up to the next stop.  Every way between two of `stops` through sides only is
+        there (RouteGraph ``near``)."""
+        region, shape = self.region(corp), self._shape
+        arrive, segments = shape.arrivals, self.segments
+        work = [2 * seg + (0 if segments[seg].ends[0] == node else 1)
+                for node in stops for seg in self.at.get(node, ()) if seg in region]
+        walked: set[int] = set()
+        while work:
+            state = work.pop()
+            if state not in walked:
+                walked.add(state)
+                if arrive[state][0] == "side":  # a side blocks no one: successors() there
+                    ahead = shape.onward[state]
+                    work.extend(ahead if ahead is not None else shape.onward_of(state))
+        return frozenset(state >> 1 for state in walked)
+
+    def successors_of(self, corp: str, state: int) -> Sequence[int]:
+        """successors(corp)[state] for a state of the region of `corp`'s stations,
+        without making the whole list (a RouteGraph on a leg_region)."""
+        if self._shape.arrivals[state] in self.blocking(corp):
+            return ()
+        ahead = self._shape.onward[state]
+        return ahead if ahead is not None else self._shape.onward_of(state)
+
     def blocking(self, corp: str) -> frozenset[Node]:
-        """The stops a route of `corp` may not pass (blocks), remembered."""
+        """The stops a route of `corp` may not pass (blocks), remembered: of the board's
+        stops, the off-boards and cities without slots (`_Shape.may_block`) and the
+        stops with stations (a city with a free slot blocks no one)."""
         found = self._blocking.get(corp)
         if found is None:
+            stops = self._shape.stops
             found = self._blocking[corp] = frozenset(
-                node for node in self._shape.stops if self.blocks(node, corp))
+                node for node in chain(self._shape.may_block, self._stations)
+                if node in stops and self.blocks(node, corp))
         return found
 
     def blocks(self, node: Node, corp: str | None) -> bool:

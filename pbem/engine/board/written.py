@@ -84,6 +84,7 @@ def check_run(
     rules: RevenueRules | None = None,
     cite: Callable[[str], str | None] = lambda key: None,
     make_graph: GraphMaker = RouteGraph,
+    near_only: bool = False,
 ) -> Run:
     """Check routes a player wrote and realise them on the track.
 
@@ -91,8 +92,24 @@ def check_run(
     route in order, by hex; "G19.1"/"G19.2" name one stop of a hex with two (a plain
     hex is enough when only one of its stops fits).  Raises RulesError with a sentence
     for the player when a route is illegal or the routes cannot all be run at once.
+
+    `near_only`: first on the track the legs between the written hexes' stops may
+    travel (RouteGraph ``near``: a small part of a late board), when the caller needs no
+    route search on the graph afterwards (no best run to compare); the same run when the
+    routes are legal, and anything else is checked again on the company's region, for
+    the same sentences.
     """
     rules = rules or RevenueRules()
+    if near_only:
+        near = _written_stops(board_map, board, explicit)
+        if near is not None:
+            graph = make_graph(board_map, board, corp, column,
+                               rules.stop_values(board_map, board, column), near=near)
+            try:
+                return _checked(RouteSearch(graph, rules), board_map, board, corp, trains,
+                                explicit, {}, cite)
+            except (RulesError, _Outside):
+                pass  # checked again below, on the region
     search = search_for(board_map, board, corp, column, rules, make_graph)
     untracked: dict[StopKey, int] = {}
     try:
@@ -103,8 +120,39 @@ def check_run(
         untracked = {}
         written = _read_written(board_map, board, corp, trains, explicit, search.graph,
                                 untracked, cite)
-    graph = search.graph
+    return _realised(search, corp, written, untracked)
 
+
+def _checked(search: RouteSearch, board_map: Map, board: BoardState, corp: str,
+             trains: Sequence[TrainSpec], explicit: Sequence[Mapping[str, Any]],
+             untracked: dict[StopKey, int], cite: Callable[[str], str | None]) -> Run:
+    written = _read_written(board_map, board, corp, trains, explicit, search.graph,
+                            untracked, cite)
+    return _realised(search, corp, written, untracked)
+
+
+def _written_stops(board_map: Map, board: BoardState, explicit: Sequence[Mapping[str, Any]]
+                   ) -> frozenset[StopKey] | None:
+    """Every stop of the hexes the routes name (None: a name that is not a hex)."""
+    found: set[StopKey] = set()
+    for entry in explicit:
+        for token in entry.get("stops", []):
+            match = _STOP.match(str(token))
+            if match is None:
+                return None
+            try:
+                coord = board_map.hex(match.group(1)).coord  # as _read_stop reads it
+            except KeyError:
+                return None
+            tile, _ = tile_at(board_map, board, coord)
+            found.update((coord, index) for index in range(len(tile.stops)))
+    return frozenset(found)
+
+
+def _realised(search: RouteSearch, corp: str, written: list[_Written],
+              untracked: dict[StopKey, int]) -> Run:
+    """The run of the written routes on the search's graph (RulesError: not legal)."""
+    graph = search.graph
     readings = list(itertools.product(*(itertools.product(*w.options) for w in written)))
     results: list[list[tuple[list[int], list[int]]]] = []
     failure: _Fail | None = None
@@ -119,7 +167,7 @@ def check_run(
         assert failure is not None
         raise RulesError(failure.message)
     if len(results) > 1:
-        raise AmbiguousError(_ambiguity(board_map, written, readings, results))
+        raise AmbiguousError(_ambiguity(graph.map, written, readings, results))
     routes = []
     for w, (stops, states) in zip(written, results[0], strict=True):
         revenue = sum(graph.value[x] for x in stops)

@@ -1,0 +1,79 @@
+"""A written run checked on the track its legs may travel (check_run's near_only, taken
+when no best run is compared: option best_run=free, as imported games have it) is the
+run checked on the company's whole region (1830 6.4, 6.4.1, 6.4.2; 1870 p.21): the same
+routes, stops, track and revenue, and the same sentence for routes that are not legal,
+for the best runs of every company at positions of random games and for those runs
+spoiled."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from selfplay import SelfPlay
+
+from pbem.engine.board.written import check_run
+from pbem.engine.errors import RulesError
+from pbem.engine.orrun import (
+    best,
+    revenue_column,
+    revenue_rules,
+    route_graph,
+    run_summary,
+    train_specs,
+)
+from pbem.engine.state import GameState
+
+
+def checked(state: GameState, corp: str, explicit: list[dict[str, Any]], near_only: bool
+            ) -> Any:
+    try:
+        return check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
+                         revenue_column(state), revenue_rules(state, corp),
+                         make_graph=route_graph, near_only=near_only)
+    except RulesError as error:
+        return type(error).__name__, str(error)
+
+
+def spoiled(explicit: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Written runs that are wrong in different ways (or read differently)."""
+    first = explicit[0]
+    stops = first["stops"]
+    plain = [s.split(".")[0] for s in stops]
+    return [
+        [{**first, "stops": stops[:1]}],  # one stop
+        [{**first, "stops": [stops[0], stops[-1]]}],  # the middle left out
+        [{**first, "stops": stops + [stops[0]]}],  # a stop twice
+        [{**first, "stops": plain}],  # the hexes alone: read, or ambiguous
+        [first, first],  # one train twice / two routes on the same track
+        [{**first, "stops": list(reversed(stops))}],  # the same route backwards
+    ]
+
+
+def compare(state: GameState, seen: Counter[str]) -> None:
+    for corp in sorted(state.corps):
+        if not train_specs(state, corp) or not any(True for _ in state.board.stations(corp)):
+            continue
+        explicit = run_summary(best(state, corp))
+        if not explicit:
+            continue
+        for written in [explicit, *spoiled(explicit)]:
+            near = checked(state, corp, written, True)
+            assert near == checked(state, corp, written, False), (corp, written)
+            seen[near[0] if isinstance(near, tuple) else "run"] += 1
+
+
+@pytest.mark.parametrize(("title", "seed", "at"), [
+    ("1870", 4, (500, 800, 1100)),
+    ("1830", 3, (300, 600, 900)),
+])
+def test_written_run_near_its_stops_is_the_run_on_the_region(
+        title: str, seed: int, at: tuple[int, ...]) -> None:
+    game = SelfPlay(2 + seed % 5, seed, title)
+    seen: Counter[str] = Counter()
+    while not game.state.finished and len(game.history) < max(at):
+        game.step()
+        if len(game.history) in at:
+            compare(game.state, seen)
+    assert seen["run"] and seen["RulesError"], seen  # legal runs and refusals compared
