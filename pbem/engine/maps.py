@@ -33,6 +33,20 @@ def rules_map(title: str, rules: Title) -> Map:
 
 
 def board_key(rules: Title) -> tuple[Any, ...]:
+    """What maps_for reads of the title's board data, remembered per rules object (a
+    title's rules do not change once read)."""
+    found = _BOARD_KEYS.get(id(rules))
+    if found is None or found[0] is not rules:
+        if len(_BOARD_KEYS) >= 1000:
+            _BOARD_KEYS.clear()
+        found = _BOARD_KEYS[id(rules)] = (rules, _board_key(rules))  # rules kept: id stays
+    return found[1]
+
+
+_BOARD_KEYS: dict[int, tuple[Title, tuple[Any, ...]]] = {}
+
+
+def _board_key(rules: Title) -> tuple[Any, ...]:
     data = board_data(rules)
     slots = tuple(sorted((str(t), int(n)) for t, n in data.get("gray_tile_slots", {}).items()))
     removed = tuple(sorted((str(a), str(b)) for a, b in data.get("upgrades_removed", [])))

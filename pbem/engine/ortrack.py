@@ -454,11 +454,12 @@ def near_hexes(state: GameState, corp: str) -> list[str]:
 
 
 def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int,
-             reach: Reach | None = None) -> bool:
+             reach: Reach | None = None, arrivals: Arrivals | None = None) -> bool:
     """The tile-lay connection rule of the game: "open" (the corporation reaches some
     track of the new tile), "restrictive" (semi-restricted: new track extends a route or
     a reached city rises in value) or "strict" (restricted: new track extends a
-    route).  ``reach``: corp_reach(state, corp), when the caller has it."""
+    route).  ``reach``: corp_reach(state, corp), ``arrivals``: corp_arrivals(state, corp),
+    when the caller has them (a listing asks for every candidate)."""
     rule = state.options.get("tile_lay", "open")
     if reach is None:
         # first with what the routes found breadth first reach (part of the reach: both
@@ -473,15 +474,23 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
         return False
     if rule in CLOSED_RULES:
-        return _closed_ok(state, corp, coord, tile_id, rotation, reach, rule)
+        return _closed_ok(state, corp, coord, tile_id, rotation, reach, rule, arrivals)
     return True
 
 
 def _closed_ok(state: GameState, corp: str, coord: str, tile_id: str, rotation: int,
-               reach: Reach, rule: str) -> bool:
+               reach: Reach, rule: str, arrivals: Arrivals | None = None) -> bool:
     return closed_lay_ok(state.map, state.board, coord, tile_id, rotation, corp,
                          revenue_column(state), reach.stops, rise_counts=rule != "strict",
-                         arrivals=corp_arrivals(state, corp))
+                         arrivals=arrivals or corp_arrivals(state, corp))
+
+
+def listing_arrivals(state: GameState, corp: str) -> Arrivals | None:
+    """corp_arrivals(state, corp) when the game's connection rule is a closed one (a
+    listing of lays passes it to connects for every candidate), else None."""
+    if state.options.get("tile_lay", "open") in CLOSED_RULES:
+        return corp_arrivals(state, corp)
+    return None
 
 
 def fitting(state: GameState, coord: str, tile_id: str) -> list[int]:
@@ -504,6 +513,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     colours = phase_colours(state)
     moves = []
     reach = corp_reach(state, corp)
+    arrivals = listing_arrivals(state, corp)
     for coord in near_hexes(state, corp):
         hex_ = state.map.hexes.get(coord)
         if hex_ is None or not hex_.buildable or blocked_by_private(state, coord):
@@ -513,7 +523,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
             continue
         for tile_id in next_tiles(state, coord):
             fits = [r for r in placements(state.map, state.board, coord, tile_id, colours)
-                    if connects(state, corp, coord, tile_id, r, reach)]
+                    if connects(state, corp, coord, tile_id, r, reach, arrivals)]
             distinct = distinct_placements(state, coord, tile_id, fits)
             for r in distinct:
                 fields = lay_fields(state.map.tiles[tile_id], r, distinct)

@@ -102,6 +102,16 @@ class Map:
         of the tile's paths (the map holds its tiles, so their ids stay theirs)."""
         return {}
 
+    @cached_property
+    def track_shapes_memo(self) -> dict[frozenset[tuple[str, tuple[str, int]]], Any]:
+        """track._shape's memo: the track of a picture of the laid tiles."""
+        return {}
+
+    @cached_property
+    def hex_track_memo(self) -> dict[tuple[str, tuple[str, int] | None], Any]:
+        """track._hex_track's memo: per (hex, laid tile or None) its stops and segments."""
+        return {}
+
     def side(self, coord: str, edge: int) -> tuple[str, int]:
         """The side of `coord` across `edge` named from the hex that sorts first (by
         row, then column), so that both hexes of a side name it alike: (hex, edge)."""

@@ -124,42 +124,50 @@ class RouteGraph:
         # track bits: segments 0..n-1, then one bit per side node (in the track graph's
         # order, so that a region's bits compare as the whole board's do)
         side_bits: dict[Node, int] = {}
-        for node in graph.at:
-            if node[0] == "side" and node in nodes:
+        for node in graph.sides:
+            if node in nodes:
                 side_bits[node] = 1 << (self.n_segments + len(side_bits))
         self.arrive: list[Node] = graph.arrivals
         own = sorted(self.own)
-        self._side_bit = [0] * len(self.arrive)
+        arrive = self.arrive
+        self._side_bit = [0] * len(arrive)
         for seg in own:
             for state in (2 * seg, 2 * seg + 1):
-                self._side_bit[state] = side_bits.get(self.arrive[state], 0)
-        self._succ: list[list[int]] = [[] for _ in self.arrive]
-        for seg in own:
-            for state in (2 * seg, 2 * seg + 1):
-                node = self.arrive[state]
-                self._succ[state] = [self.state(nxt, node)
-                                     for nxt in graph.onward(seg, node, corp)]
+                self._side_bit[state] = side_bits.get(arrive[state], 0)
+        if whole:
+            self._succ: list[Sequence[int]] = [()] * len(self.arrive)
+            for seg in own:
+                for state in (2 * seg, 2 * seg + 1):
+                    node = self.arrive[state]
+                    self._succ[state] = [self.state(nxt, node)
+                                         for nxt in graph.onward(seg, node, corp)]
+        else:
+            self._succ = graph.successors(corp)  # the region's: own
         self._cstate: dict[int, int] = {}
         self._cstate_state: list[int] = []
         self.moves: list[list[Move]] = []
         self._leave: dict[int, list[Move]] = {}
         pending: list[int] = []
+        succ_of = self._succ
         for seg in own:
             for start in (2 * seg, 2 * seg + 1):
-                if self._is_decision(start):
+                if arrive[start][0] == "stop" or len(succ_of[start]) >= 2:  # _is_decision
                     self._cid(start, pending)
+        follow = self._follow
         while pending:
             cid = pending.pop()
             state = self._cstate_state[cid]
             self.moves[cid] = [
-                m for m in (self._follow(nxt, pending) for nxt in self._succ[state])
+                m for m in (follow(nxt, pending) for nxt in succ_of[state])
                 if m is not None
             ]
         # hop[c]: the stops walks from cstate c through junctions only reach;
         # hop_arrivals[c]: the cstates arriving at those stops (bit per cstate); one
         # pass gathers both (the arrivals above the stops' bits)
         shift = len(self.stops)
-        both = _closures(self.moves, False, lambda m: _stop_bit(m) | _arrival_bit(m) << shift)
+        both = closures([0] * len(self.moves), [
+            [(-1, 1 << m.stop | 1 << m.end << shift) if m.stop >= 0 else (m.end, 0)
+             for m in ms] for ms in self.moves])  # _closures(..., False, stop | arrival bits)
         stop_bits = (1 << shift) - 1
         self.hop = [bits & stop_bits for bits in both]
         self.hop_arrivals = [bits >> shift for bits in both]
@@ -210,24 +218,24 @@ class RouteGraph:
 
     def _follow(self, state: int, pending: list[int]) -> Move | None:
         """The move starting with directed state `state` (None: it leads nowhere)."""
+        side_bit, arrive, succ_of = self._side_bit, self.arrive, self._succ
         track = 0
         states: list[int] = []
         while True:
-            bit = 1 << (state // 2)
-            side = self._side_bit[state]
-            if track & (bit | side):
+            bits = 1 << (state >> 1) | side_bit[state]
+            if track & bits:
                 return None  # a loop without stops or branches
-            track |= bit | side
+            track |= bits
             states.append(state)
-            node = self.arrive[state]
+            node = arrive[state]
             if node[0] == "stop":
                 cid = self._cid(state, pending)
-                return Move(track, cid, self.number[(node[1], node[2])], tuple(states))
-            succ = self._succ[state]
+                return _move(Move, (track, cid, self.number[(node[1], node[2])], tuple(states)))
+            succ = succ_of[state]
             if not succ:
                 return None
             if len(succ) >= 2:
-                return Move(track, self._cid(state, pending), -1, tuple(states))
+                return _move(Move, (track, self._cid(state, pending), -1, tuple(states)))
             state = succ[0]
 
     # -- queries -------------------------------------------------------------------------------
@@ -536,12 +544,12 @@ def _value_tables(values: list[int]) -> list[list[int]]:
     return tables
 
 
+#: Move(...) without the named tuple's own __new__ (a route graph makes thousands)
+_move = tuple.__new__
+
+
 def _stop_bit(move: Move) -> int:
     return 1 << move.stop if move.stop >= 0 else 0
-
-
-def _arrival_bit(move: Move) -> int:
-    return 1 << move.end if move.stop >= 0 else 0
 
 
 def _stop_bits(options: list[Move], hop: list[int]) -> int:

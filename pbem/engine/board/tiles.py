@@ -197,11 +197,23 @@ def upgrade_maps(old: Tile, old_rot: int, new: Tile, new_rot: int, *, join: bool
     """The stop maps under which `new` keeps all of `old`'s track (geometry only).
     With `join`, after them the maps that put several old cities on one new city having
     all their exits (1830 V-7.8 flexible exits: the long curve of a brown OO tile joins
-    the two track segments of a #59)."""
-    maps = stop_maps(old, old_rot, new, new_rot)
-    if join:
-        maps += joined_maps(old, old_rot, new, new_rot)
-    return [m for m in maps if track_kept(old, old_rot, new, new_rot, m)]
+    the two track segments of a #59).  Remembered per pair of tiles and rotations (the
+    listing of lays asks the same pairs at every position): the maps are shared, not to
+    be changed."""
+    key = (id(old), old_rot, id(new), new_rot, join)
+    found = _UPGRADE_MAPS.get(key)
+    if found is None or found[0] is not old or found[1] is not new:
+        maps = stop_maps(old, old_rot, new, new_rot)
+        if join:
+            maps += joined_maps(old, old_rot, new, new_rot)
+        kept = [m for m in maps if track_kept(old, old_rot, new, new_rot, m)]
+        if len(_UPGRADE_MAPS) >= 100_000:
+            _UPGRADE_MAPS.clear()
+        found = _UPGRADE_MAPS[key] = (old, new, kept)  # the tiles kept: their ids stay theirs
+    return list(found[2])
+
+
+_UPGRADE_MAPS: dict[tuple[int, int, int, int, bool], tuple[Tile, Tile, list[dict[int, int]]]] = {}
 
 
 def joined_maps(old: Tile, old_rot: int, new: Tile, new_rot: int) -> list[dict[int, int]]:

@@ -14,9 +14,11 @@ side or stop twice.  reachable() finds everything a corporation's routes reach.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections import deque
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from . import hexes
 from .closures import closures
@@ -42,13 +44,40 @@ def placements(
     track (6.2.1/6.2.2, C-1.4).  Rotations laying identical track are all listed;
     see tiles.unique_rotations.
     """
-    if tile_problem(board_map, board, coord, tile_id, phase_colours) is not None:
-        return []
-    return [
-        r for r in range(6)
-        if rotation_problem(board_map, board, coord, tile_id, r, river_closed=river_closed)
-        is None and (corp is None or new_tile_connected(board_map, board, coord, tile_id, r, corp))
-    ]
+    def fitting() -> list[int]:
+        if tile_problem(board_map, board, coord, tile_id, phase_colours) is not None:
+            return []
+        return [r for r in range(6) if rotation_problem(
+            board_map, board, coord, tile_id, r, river_closed=river_closed) is None]
+
+    fits = remembered_fits(board_map, board, coord, tile_id, phase_colours, river_closed,
+                           fitting)
+    if corp is None:
+        return fits
+    return [r for r in fits if new_tile_connected(board_map, board, coord, tile_id, r, corp)]
+
+
+#: remembered_fits' memo: the rotations per question, with the map asked about
+_FITS: dict[tuple[Any, ...], tuple[Map, list[int]]] = {}
+
+
+def remembered_fits(board_map: Map, board: BoardState, coord: str, tile_id: str,
+                    phase_colours: Collection[str], river_closed: bool,
+                    fitting: Callable[[], list[int]]) -> list[int]:
+    """fitting(): the rotations at which `tile_id` fits `coord` by the map (tile_problem
+    and rotation_problem, or a title's own reading of them on `board_map`'s variants),
+    remembered by what they read: the map, the hex's tile and the stations on its stops,
+    whether a copy of the tile is left, the phase's colours and the river (listing the
+    lays asks the same of every position)."""
+    key = (id(board_map), coord, board.tiles.get(coord),
+           tuple(len(corps) for corps in board.tokens.get(coord, ())), tile_id,
+           board.tiles_left.get(tile_id, 0) > 0, tuple(phase_colours), river_closed)
+    found = _FITS.get(key)
+    if found is None or found[0] is not board_map:
+        if len(_FITS) >= 20_000:
+            _FITS.clear()
+        found = _FITS[key] = (board_map, fitting())  # the map kept: its id stays its own
+    return list(found[1])
 
 
 def lay_problem(
@@ -166,7 +195,7 @@ def token_map(
         for i, j in mapping.items():
             held[j] = held.get(j, 0) + len(board.tokens_at(coord, i))
         if all(n <= new.stops[j].slots for j, n in held.items() if n):
-            return mapping
+            return dict(mapping)  # upgrade_maps' are shared
     return None
 
 
@@ -286,6 +315,110 @@ def _node(board_map: Map, coord: str, kind: str, n: int) -> Node:
     return ("side", name, edge)
 
 
+class _Shape:
+    """The track of a position's tiles, without its stations: the segments, the
+    segments at each node, the kind and slots of each stop.  Positions with the same
+    tiles share one (placing a station changes no track; the map keeps the last few)."""
+
+    def __init__(self, board_map: Map, board: BoardState) -> None:
+        self.segments: list[Segment] = []
+        self.at: dict[Node, list[int]] = {}
+        self.stops: dict[Node, tuple[str, int]] = {}
+        #: per segment, the stops and edges of its hex at its ends (Reach)
+        self.reached_ends: list[EndsReached] = []
+        for coord in board_map.hexes:
+            stops, segments, ends = _hex_track(board_map, coord, board.tiles.get(coord))
+            self.stops.update(stops)
+            self.reached_ends.extend(ends)
+            for segment in segments:
+                number = len(self.segments)
+                self.at.setdefault(segment.ends[0], []).append(number)
+                self.at.setdefault(segment.ends[1], []).append(number)
+                self.segments.append(segment)
+
+    @cached_property
+    def arrivals(self) -> list[Node]:
+        return [n for seg in self.segments for n in (seg.ends[1], seg.ends[0])]
+
+    @cached_property
+    def sides(self) -> list[Node]:
+        return [node for node in self.at if node[0] == "side"]
+
+    def into(self, node: Node) -> list[int]:
+        """The states arriving at `node`, in order (state 2*s arrives at the second end
+        of segment s, 2*s + 1 at the first)."""
+        found = []
+        for seg in sorted(set(self.at.get(node, ()))):
+            ends = self.segments[seg].ends
+            if ends[1] == node:
+                found.append(2 * seg)
+            if ends[0] == node:
+                found.append(2 * seg + 1)
+        return found
+
+    @cached_property
+    def onward(self) -> list[list[int] | None]:
+        """For each state, the states a route may go on to when the node it arrives at
+        does not stop it (onward_of), once asked."""
+        return [None] * len(self.arrivals)
+
+    def onward_of(self, state: int) -> list[int]:
+        """The states a route may go on to after `state` when the node it arrives at does
+        not stop it (TrackGraph.onward): at a side, the track of the next hex; at a stop,
+        its other segments."""
+        segments, node, seg = self.segments, self.arrivals[state], state // 2
+        if node[0] == "side":
+            here = segments[seg].coord
+            ahead = [s for s in self.at[node] if segments[s].coord != here]
+        else:
+            ahead = [s for s in self.at[node] if s != seg]
+        found = self.onward[state] = [
+            2 * s + (0 if segments[s].ends[0] == node else 1) for s in ahead]
+        return found
+
+
+#: track shapes a map keeps (_shape), the most recent ones
+SHAPES_KEPT = 16
+
+
+def _shape(board_map: Map, board: BoardState) -> _Shape:
+    key = frozenset(board.tiles.items())
+    memo = board_map.track_shapes_memo
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= SHAPES_KEPT:
+            memo.clear()
+        found = memo[key] = _Shape(board_map, board)
+    return found  # type: ignore[no-any-return]
+
+
+#: the stops and the edges of a segment's hex at its ends: ((hex, stop), ...), ((hex, edge), ...)
+EndsReached = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
+
+
+def _hex_track(board_map: Map, coord: str, laid: tuple[str, int] | None
+               ) -> tuple[dict[Node, tuple[str, int]], tuple[Segment, ...],
+                          tuple[EndsReached, ...]]:
+    """The stops (kind, slots), the segments and the ends of each segment of hex `coord`
+    with tile `laid` (None: the printed hex), remembered by the map (all immutable)."""
+    memo = board_map.hex_track_memo
+    key = (coord, laid)
+    found = memo.get(key)
+    if found is None:
+        tile, rotation = (board_map.hex(coord).tile, 0) if laid is None \
+            else (board_map.tiles[laid[0]], laid[1])
+        stops = {("stop", coord, index): (stop.kind, stop.slots)
+                 for index, stop in enumerate(tile.stops)}
+        segments = tuple(Segment(coord, index, ends) for index, ends
+                         in enumerate(path_nodes(board_map, coord, tile, rotation)))
+        reached = tuple(
+            (tuple((coord, end.n) for end in path if end.kind == "stop"),
+             tuple((coord, end.n) for end in path if end.kind != "stop"))
+            for path in tile.rotated_paths(rotation))
+        found = memo[key] = (stops, segments, reached)
+    return found  # type: ignore[no-any-return]
+
+
 class TrackGraph:
     """The track on the board as segments between stops and hex sides (of the board as
     it is when the graph is made: it keeps a copy, so a graph may be kept for a board
@@ -294,29 +427,41 @@ class TrackGraph:
     def __init__(self, board_map: Map, board: BoardState) -> None:
         self.map = board_map
         self.board = board = board.copy()
-        self.segments: list[Segment] = []
-        self.at: dict[Node, list[int]] = {}
-        self._closed: dict[Node, tuple[str, int, list[str]]] = {}
+        shape = _shape(board_map, board)
+        self._shape = shape
+        self.segments: list[Segment] = shape.segments
+        self.at: dict[Node, list[int]] = shape.at
+        self._stations: dict[Node, list[str]] = {
+            ("stop", coord, index): corps
+            for coord, stops in board.tokens.items() for index, corps in enumerate(stops)}
         self._regions: dict[str, frozenset[int]] = {}
-        for coord in board_map.hexes:
-            tile, rotation = tile_at(board_map, board, coord)
-            for index, stop in enumerate(tile.stops):
-                tokens = board.tokens_at(coord, index)
-                self._closed[("stop", coord, index)] = (stop.kind, stop.slots, tokens)
-            for index, ends in enumerate(path_nodes(board_map, coord, tile, rotation)):
-                self.at.setdefault(ends[0], []).append(len(self.segments))
-                self.at.setdefault(ends[1], []).append(len(self.segments))
-                self.segments.append(Segment(coord, index, ends))
+        self._successors: dict[str, list[Sequence[int]]] = {}
+        self._blocking: dict[str, frozenset[Node]] = {}
 
     def node(self, coord: str, kind: str, n: int) -> Node:
         """The node of a tile's path end ("stop" or "edge" `n`) on `coord`."""
         return _node(self.map, coord, kind, n)
 
-    @cached_property
+    @property
     def arrivals(self) -> list[Node]:
         """The node each directed state arrives at: state 2*s at the second end of
         segment s, 2*s + 1 at the first (RouteMoves, RouteGraph)."""
-        return [n for seg in self.segments for n in (seg.ends[1], seg.ends[0])]
+        return self._shape.arrivals
+
+    @property
+    def sides(self) -> list[Node]:
+        """The hex sides with track, in the order of `at`."""
+        return self._shape.sides
+
+    @property
+    def reached_ends(self) -> list[EndsReached]:
+        """For each segment, the stops and the edges of its hex at its ends, as
+        (hex, stop index) and (hex, edge) (Reach)."""
+        return self._shape.reached_ends
+
+    def arriving(self, node: Node) -> list[int]:
+        """The states arriving at `node` (Arrivals)."""
+        return self._shape.into(node)
 
     def region(self, corp: str) -> frozenset[int]:
         """station_region(self, corp), remembered (the graph does not change)."""
@@ -334,12 +479,71 @@ class TrackGraph:
             found.update((n[1], n[2]) for n in self.segments[seg].ends if n[0] == "stop")
         return found
 
+    def fewest_stops(self, start: tuple[str, int], goals: Collection[tuple[str, int]],
+                     corp: str, most: int | None = None) -> int | None:
+        """The fewest stops, both ends counted, that a walk along the track from stop
+        `start` to one of `goals` passes without passing a stop that blocks `corp`, or
+        None when no walk joins them (with `most`: none passing at most `most` stops; the
+        walks stop looking there).  A route counts every stop it passes (1830 6.4.1, 1870
+        p.21), so no train that counts fewer stops has a route between them: a bound
+        asked before a route search (a walk may turn back or reuse track, a route may
+        not)."""
+        first: Node = ("stop", *start)
+        targets = {("stop", c, i) for c, i in goals}
+        best: dict[Node, int] = {first: 1}
+        ring = deque([first])  # 0-1 breadth first: a stop costs one, a hex side none
+        at, segments = self.at, self.segments
+        while ring:
+            node = ring.popleft()
+            cost = best[node]
+            if most is not None and cost > most:
+                return None  # the ring is in order of cost: every walk left passes more
+            if node in targets:
+                return cost  # the first goal taken off the ring is the nearest
+            if node != first and self.blocks(node, corp):
+                continue
+            for seg in at.get(node, ()):
+                other = segments[seg].other(node)
+                step = 1 if other[0] == "stop" else 0
+                if best.get(other, cost + step + 1) > cost + step:
+                    best[other] = cost + step
+                    if step:
+                        ring.append(other)
+                    else:
+                        ring.appendleft(other)
+        return None
+
+    def successors(self, corp: str) -> list[Sequence[int]]:
+        """For each directed state (see RouteMoves) of the region of `corp`'s stations,
+        the states a route of `corp` may go on to (onward); none outside the region.
+        Remembered: a company's RouteMoves and RouteGraph read the same."""
+        found = self._successors.get(corp)
+        if found is None:
+            shape, blocking = self._shape, self.blocking(corp)
+            arrive, onward = shape.arrivals, shape.onward
+            found = [()] * len(arrive)
+            for seg in self.region(corp):
+                for v in (2 * seg, 2 * seg + 1):
+                    if arrive[v] not in blocking:
+                        ahead = onward[v]
+                        found[v] = ahead if ahead is not None else shape.onward_of(v)
+            self._successors[corp] = found
+        return found
+
+    def blocking(self, corp: str) -> frozenset[Node]:
+        """The stops a route of `corp` may not pass (blocks), remembered."""
+        found = self._blocking.get(corp)
+        if found is None:
+            found = self._blocking[corp] = frozenset(
+                node for node in self._shape.stops if self.blocks(node, corp))
+        return found
+
     def blocks(self, node: Node, corp: str | None) -> bool:
         """A route may not pass through this node (it may still start or end there)."""
         if node[0] != "stop":
             return False
-        kind, slots, tokens = self._closed[node]
-        return stop_blocks(self.board, node, kind, slots, tokens, corp)
+        kind, slots = self._shape.stops[node]
+        return stop_blocks(self.board, node, kind, slots, self._stations.get(node, []), corp)
 
     def onward(self, seg: int, node: Node, corp: str | None) -> list[int]:
         """Segments a route may take after arriving at `node` along `seg`."""
@@ -401,12 +605,13 @@ def _reach(graph: TrackGraph, segs: set[int], starts: list[Node], exact: bool) -
     paths: set[tuple[str, int]] = set()
     edges: set[tuple[str, int]] = set()
     stops = {(n[1], n[2]) for n in starts}
+    segments, reached = graph.segments, graph.reached_ends
     for seg_id in segs:
-        seg = graph.segments[seg_id]
+        seg = segments[seg_id]
         paths.add((seg.coord, seg.index))
-        tile, rotation = tile_at(graph.map, graph.board, seg.coord)
-        for end in tile.rotated_paths(rotation)[seg.index]:
-            (stops if end.kind == "stop" else edges).add((seg.coord, end.n))
+        at_stops, at_edges = reached[seg_id]
+        stops.update(at_stops)
+        edges.update(at_edges)
     return Reach(frozenset(paths), frozenset(stops), frozenset(edges), exact)
 
 
@@ -420,17 +625,18 @@ def station_region(graph: TrackGraph, corp: str) -> set[int]:
     starts: list[Node] = [("stop", c, i) for c, i in graph.board.route_stations(corp)]
     seen = set(starts)
     segs: set[int] = set()
-    at, segments = graph.at, graph.segments
+    at, segments, blocking = graph.at, graph.segments, graph.blocking(corp)
     while starts:
         node = starts.pop()
         for seg in at.get(node, ()):
             if seg in segs:
                 continue
             segs.add(seg)
-            other = segments[seg].other(node)
+            ends = segments[seg].ends
+            other = ends[1] if ends[0] == node else ends[0]
             if other not in seen:
                 seen.add(other)
-                if not graph.blocks(other, corp):
+                if other not in blocking:
                     starts.append(other)
     return segs
 
@@ -452,12 +658,11 @@ class RouteMoves:
         #: other states lead nowhere here
         self.states = [v for seg in sorted(graph.region(corp))
                        for v in (2 * seg, 2 * seg + 1)]
-        self.succ: list[list[int]] = [[] for _ in self.arrive]
+        self.succ: list[Sequence[int]] = graph.successors(corp)
         self.bit: dict[Node, int] = {}
         self.node_bit = [0] * len(self.arrive)
         for v in self.states:
             node = self.arrive[v]
-            self.succ[v] = [self.state(nxt, node) for nxt in graph.onward(v // 2, node, corp)]
             if node not in self.bit:
                 self.bit[node] = 1 << len(self.bit)
             self.node_bit[v] = self.bit[node]
@@ -650,9 +855,6 @@ class Arrivals:
         self.board = self.graph.board  # a copy: the board may change after
         self.corp = moves.corp
         self.starts = self.board.route_stations(self.corp)
-        self.into: dict[Node, list[int]] = {}
-        for state, node in enumerate(moves.arrive):
-            self.into.setdefault(node, []).append(state)
         self._first = moves.first([("stop", c, i) for c, i in self.starts])
         self.routes: dict[int, int] = moves.short_routes(self._first)
         self._upper: int | None = None
@@ -777,7 +979,7 @@ class Arrivals:
                 return True
             if self.graph.blocks(here, self.corp):
                 return []
-        return [state for state in self.into.get(here, [])
+        return [state for state in self.graph.arriving(here)
                 if here[0] == "stop" or self.graph.segments[state // 2].coord != coord]
 
     def _taken(self, questions: list[tuple[list[int], Node | None]]) -> bool | None:

@@ -132,15 +132,22 @@ def eligible(state: GameState, corp: str) -> bool:
     if not may_connect(state, corp):
         return False
     destinations = destination_stops(state, corp)
-    near = track_graph(state.map, state.board).region_stops(corp)
-    if not any(stop in near for stop in destinations):
-        return False  # its stations' track does not touch the destination (cheaper to know)
-    reached = corp_reach(state, corp).stops
-    if not any(stop in reached for stop in destinations):
-        return False  # no legal route of the company gets there (the search below asks more)
+    graph = track_graph(state.map, state.board)
     train = longest_train(state, corp)
     if state.options.get("connection_check", "train") == "track":
         train = (train[0], None)
+    home = home_stop(state, corp)
+    assert home is not None  # may_connect
+    if isinstance(train[1], int):
+        # no walk from home to the destination, or none short enough for the train
+        # (the cheapest questions first)
+        if graph.fewest_stops(home, destinations, corp, train[1]) is None:
+            return False
+    elif not any(stop in graph.region_stops(corp) for stop in destinations):
+        return False  # its stations' track does not touch the destination
+    reached = corp_reach(state, corp).stops
+    if not any(stop in reached for stop in destinations):
+        return False  # no legal route of the company gets there (the search below asks more)
     return connection_possible(state, corp, train)
 
 

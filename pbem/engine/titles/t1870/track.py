@@ -24,7 +24,14 @@ from typing import Any
 
 from ...board import hexes
 from ...board.map import tile_at
-from ...board.track import Reach, rotation_problem, tile_problem, token_map
+from ...board.track import (
+    Arrivals,
+    Reach,
+    remembered_fits,
+    rotation_problem,
+    tile_problem,
+    token_map,
+)
 from ...context import Ctx, money, require
 from ...errors import RulesError
 from ...facts import Marker, PrivateUsed, TileLaid
@@ -36,6 +43,7 @@ from ...ortrack import (
     distinct_placements,
     exits_text,
     lay_fields,
+    listing_arrivals,
     near_hexes,
     next_tiles,
     phase_colours,
@@ -149,12 +157,17 @@ def problem(state: GameState, coord: str, tile_id: str) -> str | None:
 def placements(state: GameState, coord: str, tile_id: str) -> list[int]:
     """Every rotation at which ``tile_id`` fits ``coord`` by the map and the river
     (not yet the connection)."""
-    if problem(state, coord, tile_id) is not None:
-        return []
     closed = river_closed(state)
-    board_map = rules_map(state.title, state.rules)
-    return [r for r in range(6) if rotation_problem(board_map, state.board, coord, tile_id, r,
-                                                    river_closed=closed) is None]
+    board_map = rules_map(state.title, state.rules)  # and its unlabelled variant (problem)
+
+    def fitting() -> list[int]:
+        if problem(state, coord, tile_id) is not None:
+            return []
+        return [r for r in range(6) if rotation_problem(
+            board_map, state.board, coord, tile_id, r, river_closed=closed) is None]
+
+    return remembered_fits(board_map, state.board, coord, tile_id, phase_colours(state),
+                           closed, fitting)
 
 
 def river_refusal(state: GameState, coord: str, tile_id: str,
@@ -300,6 +313,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
     home = state.rules.corp(corp).home
     moves = []
     reach = corp_reach(state, corp)
+    arrivals = listing_arrivals(state, corp)
     for coord in near_hexes(state, corp):
         hex_ = state.map.hexes.get(coord)
         if hex_ is None or not hex_.buildable:
@@ -319,7 +333,7 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
             continue
         for tile_id in next_tiles(state, coord):
             fits = [r for r in placements(state, coord, tile_id)
-                    if reaches(state, corp, coord, tile_id, r, reach)]
+                    if reaches(state, corp, coord, tile_id, r, reach, arrivals)]
             distinct = distinct_placements(state, coord, tile_id, fits)
             for r in distinct:
                 fields = lay_fields(state.map.tiles[tile_id], r, distinct)
@@ -329,12 +343,12 @@ def lay_options(state: GameState, corp: str) -> list[dict[str, Any]]:
 
 
 def reaches(state: GameState, corp: str, coord: str, tile_id: str, rotation: int,
-            reach: Reach) -> bool:
+            reach: Reach, arrivals: Arrivals | None = None) -> bool:
     """ortrack.connects, faster for the first track on a hex: all its track is new, so
     reaching it is extending a route (the closed rule asks no more).  ``reach``:
-    corp_reach(state, corp)."""
+    corp_reach(state, corp); ``arrivals``: listing_arrivals(state, corp)."""
     if tile_at(state.map, state.board, coord)[0].paths:
-        return connects(state, corp, coord, tile_id, rotation, reach)
+        return connects(state, corp, coord, tile_id, rotation, reach, arrivals)
     return touches_reach(state, reach, corp, coord, tile_id, rotation)
 
 
