@@ -221,6 +221,16 @@ class MailQueueMixin(StoreBase):
                             WHERE status = 'pending'{_but(skip)}""", list(skip))
         return row["due"] if row else None
 
+    def outbox_queued_since(self, after: int, now: str) -> tuple[list[int], int]:
+        """The pending messages above id ``after`` that are due at ``now`` (their ids),
+        and the highest id in the outbox (``after`` for an empty one): what one inbound
+        message queued to be sent at once, between two calls."""
+        ids = [row[0] for row in self.conn.execute(
+            """SELECT id FROM outbox WHERE id > ? AND status = 'pending'
+                   AND next_attempt <= ?""", [after, now])]
+        highest = self.conn.execute("SELECT MAX(id) FROM outbox").fetchone()[0]
+        return ids, max(after, highest or 0)
+
     def outbox_due(self, now: str, limit: int | None = None,
                    skip: Collection[int] = ()) -> list[dict[str, Any]]:
         """Pending messages whose next attempt is at or before ``now``, oldest first (the

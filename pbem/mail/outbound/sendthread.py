@@ -23,6 +23,7 @@ import collections
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from ...store import Store, StoreBusy
@@ -66,8 +67,11 @@ class SendThread:
             raise ValueError("the sender thread needs a database file")
         self.started = 0  # sending rounds begun (written by the thread)
         self.finished = 0  # rounds ended and their mails recorded (the service's loop)
-        self._round_ended = asyncio.Condition()
-        self._previous: int | None = None  # the round the last inbound mail's answers need
+        self._changed = asyncio.Condition()
+        self._previous: set[int] = set()  # the last inbound mail's answers (outbox ids)
+        #: the highest outbox id answered() has looked at (the answers come after it)
+        self._seen = store.outbox_queued_since(0, "")[1]
+        self._outstanding: set[int] = set()  # answers the poller may wait for, unrecorded
         self._reports: queue.SimpleQueue[Report] = queue.SimpleQueue()
         #: reported, not yet recorded: a mail's outcome, or the end of a round (its number)
         self._unrecorded: collections.deque[Report] = collections.deque()
@@ -105,15 +109,18 @@ class SendThread:
             raise self.error
 
     async def answered(self, limit: float = ANSWER_WAIT) -> None:
-        """After an inbound mail: its answers are sent by a new round, and the poller
-        goes on with the next mail once the answers to the mail before it are sent (or
-        after ``limit`` seconds: a slow or absent SMTP server delays the reading of
-        mail only that long). So one mail's answers are in flight while the next is
-        processed, and a backlog of inbound mail never runs far ahead of its answers."""
-        needed = self.request()
-        previous, self._previous = self._previous, needed
-        if previous is not None:
-            await self.until(previous, limit)
+        """After an inbound mail: its answers (the mails it queued to go at once) are
+        sent by a new round, and the poller goes on with the next mail once the answers
+        to the mail before it are recorded, sent or failed for now (or after ``limit``
+        seconds: a slow or absent SMTP server delays the reading of mail only that
+        long). So one mail's answers are in flight while the next is processed, and a
+        backlog of inbound mail never runs far ahead of its answers."""
+        answers, self._seen = self.store.outbox_queued_since(self._seen, now())
+        self._outstanding.update(answers)
+        self._poke()
+        previous, self._previous = self._previous, set(answers)
+        if previous:
+            await self._wait_for(lambda: previous.isdisjoint(self._outstanding), limit)
 
     async def settled(self) -> None:
         """Wait until everything due now is sent (or has failed for now)."""
@@ -126,10 +133,13 @@ class SendThread:
         return needed
 
     async def until(self, needed: int, limit: float | None) -> None:
+        """Wait until round ``needed`` has ended (at most ``limit`` seconds)."""
+        await self._wait_for(lambda: self.finished >= needed, limit)
+
+    async def _wait_for(self, done: Callable[[], bool], limit: float | None) -> None:
         async def ended() -> None:
-            async with self._round_ended:
-                await self._round_ended.wait_for(
-                    lambda: self.finished >= needed or self.error is not None)
+            async with self._changed:
+                await self._changed.wait_for(lambda: done() or self.error is not None)
 
         try:
             await asyncio.wait_for(ended(), limit)
@@ -180,18 +190,25 @@ class SendThread:
                 return
             for _ in mails:
                 self._unrecorded.popleft()
+            recorded = {row["id"] for row, _ in mails}
             with self._lock:
-                self._in_flight.difference_update(row["id"] for row, _ in mails)
+                self._in_flight -= recorded
+            self._outstanding -= recorded
+            self._notify()
             self._tell_thread(self._thread_recorded)
             if any(outcome != "sent" for outcome in outcomes):
                 self._poke()  # a later attempt, or a report to the referee, is due
 
     def _round_end(self, number: int) -> None:
         self.finished = max(self.finished, number)
+        self._notify()
+
+    def _notify(self) -> None:
+        """Wake the waits on rounds and answers (from a callback of the service's loop)."""
 
         async def notify() -> None:
-            async with self._round_ended:
-                self._round_ended.notify_all()
+            async with self._changed:
+                self._changed.notify_all()
 
         asyncio.ensure_future(notify())
 
