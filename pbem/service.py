@@ -24,7 +24,7 @@ from .engine.game import (
     to_act,
 )
 from .engine.state import GameState
-from .engine.title import load_title
+from .engine.title import Title, load_title
 from .identity import check_address, check_players
 from .moderation.clock import reschedule
 from .moderation.errors import ModerationError
@@ -85,6 +85,7 @@ class ActResult:
     state: GameState | None = None
     drops: list[Drop] = field(default_factory=list)  # standing orders dropped
     answers: list[str] = field(default_factory=list)  # what 'auto' (the list) answers
+    orders: OrderBook | None = None  # the standing orders in force after them
 
 
 @dataclass
@@ -183,15 +184,7 @@ def keep_snapshot(store: Store, game_id: int, last: dict[str, Any], state: GameS
 
 
 def parse_context(state: GameState) -> ParseContext:
-    rules = state.rules
-    corps: dict[str, str] = {}
-    for c in rules.corporations.values():
-        for alias in (c.sym, *c.aliases):
-            corps[alias.upper()] = c.sym
-    privates: dict[str, str] = {}
-    for p in rules.privates.values():
-        for alias in (p.sym, *p.aliases):
-            privates[alias.upper()] = p.sym
+    corps, privates, trains = _symbols(state.rules)
     kind = state.round.get("kind", "auction")
     return ParseContext(
         corporations=corps,
@@ -201,9 +194,28 @@ def parse_context(state: GameState) -> ParseContext:
         # a bid names no private company between bidders, and in the base game's groups
         in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par"))
         or state.round.get("round") == "groups",
-        train_names=[t.name for t in rules.trains],
+        train_names=list(trains),
         title=state.title,
     )
+
+
+#: the title's spellings of its companies and its trains' names, by the rules read once
+#: (a game's rules are one object for the process: engine.title caches them)
+_SYMBOLS: dict[int, tuple[Title, dict[str, str], dict[str, str], tuple[str, ...]]] = {}
+
+
+def _symbols(rules: Title) -> tuple[dict[str, str], dict[str, str], tuple[str, ...]]:
+    """Every spelling (upper case) of the corporations and private companies -> symbol,
+    and the trains' names (a ParseContext's; read-only)."""
+    found = _SYMBOLS.get(id(rules))
+    if found is None or found[0] is not rules:
+        corps = {alias.upper(): c.sym for c in rules.corporations.values()
+                 for alias in (c.sym, *c.aliases)}
+        privates = {alias.upper(): p.sym for p in rules.privates.values()
+                    for alias in (p.sym, *p.aliases)}
+        found = _SYMBOLS[id(rules)] = (rules, corps, privates,
+                                       tuple(t.name for t in rules.trains))
+    return found[1], found[2], found[3]
 
 
 def resolve_player(state: GameState, name: str) -> str:
@@ -230,20 +242,32 @@ def legal_texts(state: GameState, actor: str) -> list[str]:
 
 
 def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: str,
-        state: GameState | None = None) -> ActResult:
+        state: GameState | None = None, orders: OrderBook | None = None,
+        in_place: bool = False) -> ActResult:
     """Apply all commands in ``text`` by ``actor`` atomically, or raise CommandError; then
     carry out the standing orders that are due (``run_orders``).
 
     ``state``: the game as of its last stored event, when the caller already has it (a
     mail's turn, an importer replaying a long log); a copy of it is used instead of
-    rebuilding the game from the store.  The caller vouches that it is current.
+    rebuilding the game from the store.  ``orders``: likewise the standing orders in
+    force (``order_book``), instead of reading them from the store.  The caller vouches
+    that they are current; the result holds both as the commands left them.
+
+    ``in_place``: the commands are applied to ``state`` itself, not to a copy (an
+    importer sending a long log one command at a time).  When a command is refused,
+    ``state`` then holds the commands before it in ``text`` (which are not recorded):
+    the state before ``text`` only when the refused command is its first.  After any
+    other exception it must not be used.
     """
     result = ActResult()
     with store.transaction():
-        state = state.clone() if state is not None else load(store, game_id)
+        if state is None:
+            state = load(store, game_id)
+        elif not in_place:
+            state = state.clone()
         actor = resolve_player(state, actor)
         record = Recorder(store, game_id, source, now, result)
-        book = order_book(store, game_id)
+        book = OrderBook(orders.orders) if orders is not None else order_book(store, game_id)
         for _, line in split_commands(text, parse_context(state)):
             action = _parse(state, actor, line)
             if action["type"] == "auto":
@@ -263,7 +287,7 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
             store.set_status(game_id, "finished")
     if not result.applied and not result.answers and not result.drops:
         raise CommandError(text.strip(), "There was no command to carry out.", [])
-    result.state = state
+    result.state, result.orders = state, book
     return result
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from pbem.store import (
@@ -30,6 +30,8 @@ from pbem.store import (
     new_player_key,
     open_store,
 )
+from pbem.store.base import canonical_json
+from pbem.store.events import CONTENT_FIELDS, content_json, decode_event
 from pbem.store.keys import KEY_ALPHABET, is_legacy_hash
 from pbem.store.mailqueue import kept_copy, redacted, sent_bytes
 from pbem.store.secret import random_secret
@@ -318,6 +320,100 @@ def test_hash_is_the_documented_formula(store: Store, game: int) -> None:
     assert event["hash"] == hmac.new(key, message, hashlib.sha256).hexdigest()
     assert event["hash"] == event_hash(ZERO_HASH, event, store.secret)
     assert event["hash"] != hashlib.sha256((ZERO_HASH + text).encode()).hexdigest()
+
+
+def head_row(store: Store, game_id: int) -> tuple[int, str] | None:
+    row = store.conn.execute("SELECT events, last_hash FROM chain_heads WHERE game_id = ?",
+                             [game_id]).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
+def test_appending_seals_the_head_once_and_chains_as_one_by_one(
+    store: Store, game: int, tmp_path: Path
+) -> None:
+    sealed_before = head_row(store, game)
+    with store.appending(game):
+        first = append(store, game, 1)
+        assert store.events(game) == [first]  # written at once: read in the block
+        assert store.last_seq(game) == 1
+        second = append(store, game, 2, "par PRR 82",
+                        command={"type": "par", "corp": "PRR", "price": 82})
+        assert head_row(store, game) == sealed_before  # not yet
+    assert head_row(store, game) == (2, second["hash"])
+    assert store.verify_record(game) == []
+    # the same events appended one by one, in another file with the same secret
+    with open_store(tmp_path / "other.db", now=T0, secret=store.secret) as other:
+        again = other.create_game("Test game", {"title": "1830"}, 7, "0.1.0", "1830-classic",
+                                  T0)
+        assert again == game
+        assert [append(other, game, 1), append(other, game, 2, "par PRR 82",
+                                                command={"type": "par", "corp": "PRR",
+                                                         "price": 82})] == [first, second]
+
+
+def test_appending_reads_the_head_again_after_a_rollback(store: Store, game: int) -> None:
+    with store.appending(game):
+        append(store, game, 1)
+        with pytest.raises(RuntimeError):
+            with store.transaction():  # a command of several refused after one was stored
+                append(store, game, 2)
+                raise RuntimeError("refused")
+        assert store.last_seq(game) == 1
+        with pytest.raises(StoreError):
+            append(store, game, 3)
+        second = append(store, game, 2, "pass again")
+    assert store.events(game)[-1] == second
+    assert store.verify_record(game) == []
+
+
+def test_appending_that_raises_leaves_nothing(store: Store, game: int, db_path: Path) -> None:
+    with pytest.raises(RuntimeError):
+        with store.appending(game):
+            append(store, game, 1)
+            raise RuntimeError("crash")
+    assert count(db_path, "events") == 0
+    assert store.verify_record(game) == []
+    with pytest.raises(UnknownGame):
+        with store.appending(game + 1):
+            pass
+
+
+def json_dicts(values: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[Any, Any]]:
+    """Dicts JSON can write sorted: string keys, or number keys (written as strings, so
+    that they read back as other keys, sorted otherwise)."""
+    return st.one_of(st.dictionaries(st.text(max_size=3), values, max_size=3),
+                     st.dictionaries(st.integers(-20, 20), values, max_size=3))
+
+
+JSON_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+              st.text(max_size=6)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.tuples(inner, inner),
+                            json_dicts(inner)),
+    max_leaves=12)
+
+
+@example(command={2: "a", 10: "b"}, facts=[(1, 2)], log=[], text="", actor=None)
+@example(command={"type": "pass"}, facts=[{-1: 0, -5: 1}], log=["x"], text="", actor="A")
+@given(command=st.one_of(st.none(), json_dicts(JSON_VALUES)),
+       facts=st.lists(JSON_VALUES, max_size=3), log=st.lists(st.text(max_size=8), max_size=2),
+       text=st.text(max_size=10), actor=st.one_of(st.none(), st.text(max_size=5)))
+def test_the_hashed_content_is_the_canonical_json_of_the_decoded_event(
+    command: Any, facts: list[Any], log: list[str], text: str, actor: str | None
+) -> None:
+    """append_event hashes content_json, made from the stored texts where they are the
+    decoded values' own; verify_chain hashes canonical_json of the decoded event."""
+    try:
+        stored = {"command": None if command is None else canonical_json(command),
+                  "facts": canonical_json(facts), "log": canonical_json(log)}
+    except (TypeError, ValueError):  # keys JSON cannot sort or write: never stored
+        return
+    row = {"game_id": 3, "seq": 7, "kind": "command", "text": text, "actor": actor,
+           "source": "<m@x>", "received": T0, "revert_to": None, **stored}
+    event = decode_event(row)
+    expected = canonical_json({name: event[name] for name in CONTENT_FIELDS})
+    assert content_json(event, row, {"command": command, "facts": facts, "log": log}) \
+        == expected
 
 
 def test_chains_of_games_are_independent(store: Store, game: int) -> None:

@@ -7,12 +7,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from .. import service
 from ..engine.state import GameState
 from ..identity import MAX_NAME, skeleton
 from ..notation import format_action
+from ..orders import OrderBook
 from ..store import Store
 from .options import site_options
 from .sitelog import (
@@ -86,6 +88,7 @@ def player_names(log: SiteLog) -> dict[str, str]:
     return {p.key: pbem_name(p.name, taken) for p in log.players}
 
 
+@lru_cache(maxsize=64)  # asked for each command: an action's commands share its time
 def timestamp(value: Any) -> str:
     """The site's ``created_at`` (Unix seconds, or a date string) as ISO text."""
     if isinstance(value, int | float):
@@ -111,7 +114,10 @@ class Replay:
     translator: Translator
     state: GameState
     applied: list[Applied] = field(default_factory=list)
-    #: called with each site action and pbem's state just before it
+    #: the standing orders in force (a site log sets none)
+    orders: OrderBook | None = field(default_factory=lambda: OrderBook({}))
+    #: called with each site action and pbem's state just before it (the commands change
+    #: that state in place afterwards: a hook copies what it keeps)
     watch: Callable[[SiteAction, GameState], None] | None = None
     #: called likewise once pbem has done what the site did by itself before the action
     #: (the implicit commands): both engines should then be in the same state
@@ -200,12 +206,13 @@ class Replay:
         try:
             result = service.act(self.store, self.game_id, command.actor, text,
                                  source=f"18xx.games action {site.get('id', '-')}",
-                                 now=timestamp(site.get("created_at")), state=self.state)
+                                 now=timestamp(site.get("created_at")), state=self.state,
+                                 orders=self.orders, in_place=True)  # one command
         except service.CommandError as exc:
             raise ImportStopped(self.refusal(site, f"{command.actor}: {text}",
                                              exc.message)) from None
         assert result.state is not None
-        self.state = result.state
+        self.state, self.orders = result.state, result.orders
         if entry is not None:
             entry.commands.append((command, text))
 
@@ -279,8 +286,9 @@ def _replay(store: Store, log: SiteLog, actions: list[SiteAction], names: dict[s
     game_id = create(store, log, names, emails, now, readings)
     state = service.load(store, game_id)
     run = Replay(store, game_id, translator, state, watch=hooks[0], settled=hooks[1])
-    try:
-        stopped = run.run(actions, to)
-    except ImportStopped as exc:
-        return Imported(game_id, names, run.state, run.applied, refusal=exc.refusal)
+    with store.appending(game_id):  # the chain head sealed once, at the end
+        try:
+            stopped = run.run(actions, to)
+        except ImportStopped as exc:
+            return Imported(game_id, names, run.state, run.applied, refusal=exc.refusal)
     return Imported(game_id, names, run.state, run.applied, stopped_at=stopped)

@@ -85,18 +85,20 @@ def effective_actions(actions: list[SiteAction]) -> list[SiteAction]:
         kind = action.get("type")
         if kind == "undo":
             target = action.get("action_id")
-            if target is None:
-                takeable = [i for i in effective if actions[i].get("type") not in CHAT_TYPES]
-                if not takeable:
+            if target is None:  # the last action in effect that is not a chat message
+                last = next((i for i in reversed(effective)
+                             if actions[i].get("type") not in CHAT_TYPES), None)
+                if last is None:
                     raise LogError(f"action {action.get('id')}: undo with nothing to undo")
-                group = [takeable[-1]]
+                group = [last]
             else:
                 if target != 0 and target not in ids:
                     raise LogError(f"action {action.get('id')}: undo to unknown action {target}")
                 after = -1 if target == 0 else ids[target]
                 group = [i for i in effective
                          if i > after and actions[i].get("type") not in CHAT_TYPES]
-            effective = [i for i in effective if i not in group]
+            gone = set(group)
+            effective = [i for i in effective if i not in gone]
             undone.append(group)
         elif kind == "redo":
             if not undone:

@@ -38,6 +38,9 @@ class StoreBase:
     def __init__(self, db: Database, secret: ServerSecret | None = None) -> None:
         self.db = db
         self._depth = 0
+        #: games whose events are being appended in an ``appending`` block: the seq and
+        #: hash of the last event (None: to be read again, after a rollback)
+        self._heads: dict[int, tuple[int, str] | None] = {}
         #: keys the players' key hashes, reply codes and the record (see secret.py);
         #: open_store sets the one that belongs to the file
         self.secret = secret or random_secret()
@@ -101,6 +104,7 @@ class StoreBase:
             yield self
         except BaseException:
             self._depth -= 1
+            self._forget_heads()
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             raise
@@ -120,6 +124,7 @@ class StoreBase:
             yield self
         except BaseException:
             self._depth -= 1
+            self._forget_heads()
             # An error may already have ended the whole transaction.
             if self.conn.in_transaction:
                 self.conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
@@ -127,6 +132,11 @@ class StoreBase:
             raise
         self._depth -= 1
         self.conn.execute(f"RELEASE SAVEPOINT {name}")
+
+    def _forget_heads(self) -> None:
+        """After a rollback the events appended may be gone: read the heads again."""
+        for game_id in self._heads:
+            self._heads[game_id] = None
 
     def seal_game(self, game_id: int) -> None:
         """Reseal the game's chain head (RecordMixin) after a change to the game."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager, nullcontext
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from .base import StoreBase, canonical_json
@@ -41,6 +43,10 @@ CONTENT_FIELDS = (
     "revert_to",
 )
 _JSON_COLUMNS = ("command", "facts", "log")
+_COLUMNS = (*CONTENT_FIELDS, "prev_hash", "hash")
+_SORTED_CONTENT = tuple(sorted(CONTENT_FIELDS))
+_INSERT = (f"INSERT INTO events ({', '.join(_COLUMNS)}) "
+           f"VALUES ({', '.join('?' for _ in _COLUMNS)})")
 #: Every column in table order, the facts (most of an event's bytes) read as an empty
 #: list, for reads that need none.
 _WITHOUT_FACTS = ", ".join("'[]' AS facts" if column == "facts" else column
@@ -79,6 +85,36 @@ def event_hash(prev_hash: str, event: Mapping[str, Any], secret: ServerSecret) -
     decoded content fields (``ServerSecret.mac("event", prev_hash, json)``)."""
     content = {field: event[field] for field in CONTENT_FIELDS}
     return secret.mac("event", prev_hash, canonical_json(content))
+
+
+def content_json(event: Mapping[str, Any], row: Mapping[str, Any],
+                 written: Mapping[str, Any]) -> str:
+    """``canonical_json`` of the content fields of ``event`` (what event_hash hashes),
+    made without encoding its JSON columns again where that would give their stored
+    text: ``row`` is the stored row, ``written`` the values its JSON columns were
+    encoded from. A value read back equal to the one written (string keys only, lists
+    not tuples) encodes to the same text again; any other is encoded anew."""
+    parts = []
+    for name in _SORTED_CONTENT:
+        value = event[name]
+        if name in written and value is not None and value == written[name]:
+            text = row[name]
+        else:
+            text = _scalar_json(value)
+        parts.append(f'"{name}":{text}')
+    return "{" + ",".join(parts) + "}"
+
+
+def _scalar_json(value: Any) -> str:
+    """``canonical_json(value)``, quicker for a str, an int or None."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    return canonical_json(value)
 
 
 def effective(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -134,13 +170,9 @@ class EventsMixin(StoreBase):
         exists, i.e. another writer appended first.
         """
         _check_event(game_id, seq, kind, revert_to)
-        with self.transaction():
-            self._require_game(game_id)
-            last = self._row(
-                "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                [game_id],
-            )
-            last_seq, prev_hash = (last["seq"], last["hash"]) if last else (0, ZERO_HASH)
+        # in an ``appending`` block one INSERT is all it writes: no savepoint of its own
+        with nullcontext() if self._heads.get(game_id) else self.transaction():
+            last_seq, prev_hash = self._head(game_id)
             if seq <= last_seq:
                 raise ConcurrencyError(game_id, seq)
             if seq != last_seq + 1:
@@ -164,13 +196,50 @@ class EventsMixin(StoreBase):
             }
             # Hash what is stored, decoded again, so verify_chain sees the same thing.
             event = decode_event(row)
-            row["hash"] = event["hash"] = event_hash(prev_hash, event, self.secret)
+            content = content_json(event, row, {"command": command, "facts": facts,
+                                                "log": log})
+            row["hash"] = event["hash"] = self.secret.mac("event", prev_hash, content)
             try:
-                self.db.table("events").insert(row)
+                self.conn.execute(_INSERT, [row[column] for column in _COLUMNS])
             except sqlite3.IntegrityError as exc:  # only if someone bypassed BEGIN IMMEDIATE
                 raise ConcurrencyError(game_id, seq) from exc
-            self.seal_game(game_id)
+            if game_id in self._heads:
+                self._heads[game_id] = (seq, row["hash"])
+            else:
+                self.seal_game(game_id)
         return event
+
+    @contextmanager
+    def appending(self, game_id: int) -> Iterator[None]:
+        """A transaction (``transaction()``: a savepoint inside another) in which many
+        events of the game are appended: each is chained from the last one's seq and
+        hash kept in memory, and the chain head is sealed once, when the block ends,
+        instead of after every event (an import appends hundreds). The events are
+        written as they come, so everything reads them in the block as usual."""
+        with self.transaction():
+            self._require_game(game_id)
+            if game_id in self._heads:  # already in one: that block seals
+                yield
+                return
+            self._heads[game_id] = None
+            try:
+                yield
+                self.seal_game(game_id)
+            finally:
+                del self._heads[game_id]
+
+    def _head(self, game_id: int) -> tuple[int, str]:
+        """The seq and hash of the game's last event ((0, ZERO_HASH) before the first)."""
+        held = self._heads.get(game_id)
+        if held is not None:
+            return held
+        if game_id not in self._heads:
+            self._require_game(game_id)
+        last = self._row(
+            "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            [game_id],
+        )
+        return (last["seq"], last["hash"]) if last else (0, ZERO_HASH)
 
     def events(self, game_id: int, *, after: int = 0, facts: bool = True
                ) -> list[dict[str, Any]]:
@@ -186,6 +255,9 @@ class EventsMixin(StoreBase):
 
     def last_seq(self, game_id: int) -> int:
         """The seq of the last event, 0 when the game has none."""
+        held = self._heads.get(game_id)
+        if held is not None:
+            return held[0]
         self._require_game(game_id)
         row = self._row(
             "SELECT COALESCE(MAX(seq), 0) AS last FROM events WHERE game_id = ?", [game_id]
