@@ -13,6 +13,7 @@ from email.policy import SMTP
 import pytest
 from conftest import Game, MailWorld
 
+from pbem.mail.outbound.sendthread import MAX_UNRECORDED
 from pbem.store import Store
 
 MOVES = [("Ann", "buy SV"), ("Ben", "buy CS"), ("Cat", "buy DH")]
@@ -70,13 +71,20 @@ def test_killed_while_reading(world: MailWorld, point: str) -> None:
 
 
 def test_killed_while_sending(world: MailWorld) -> None:
+    """Killed after the server accepted a mail and before it was marked sent: the next
+    run sends it again (at least once, the same Message-ID). The mails go out while the
+    next messages are processed, and the service's loop records them when it is free,
+    so a few accepted just before (never more than MAX_UNRECORDED) may be sent again
+    too: the last ones the server accepted, and nothing is lost."""
     game = world.new_game()
     deliver_moves(world, game)
     killed = world.poll_once(PBEM_FAULT="during-send:6")
     assert killed.wait() == -9
-    sent_before = {d.message_id for d in world.sink.delivered}
+    delivered = [d.message_id for d in world.sink.delivered]
     result = world.cli("send")
     assert result.returncode == 0, result.stderr
+    again = world.poll_once()  # the messages it had not processed yet
+    assert again.wait() == 0, again.log[-5:]
     store = world.store()
     try:
         got = assert_all_sent_once_or_more(world, store)
@@ -84,7 +92,8 @@ def test_killed_while_sending(world: MailWorld) -> None:
     finally:
         store.close()
     twice = [mid for mid, n in got.items() if n > 1]
-    assert len(twice) == 1 and twice[0] in sent_before  # the one in hand when it died
+    assert 1 <= len(twice) <= MAX_UNRECORDED
+    assert set(twice) == set(delivered[-len(twice):])  # the one in hand, those just before
 
 
 def test_duplicate_delivery(world: MailWorld) -> None:
@@ -303,9 +312,10 @@ def test_processed_mail_moved_to_a_folder(world: MailWorld) -> None:
 
 def test_answers_go_out_while_a_backlog_is_read(world: MailWorld) -> None:
     """Three players' mails wait in the mailbox when pbem serve starts. The answers to
-    each are sent before the next is read: the sender had a turn only while the poller
-    waited on the network, about one mail out per mail read (the soak's finding,
-    docs/security.md), so players waited for the whole backlog to be read."""
+    each go out while the next is processed, and are sent before the one after that is
+    read: the sender had a turn only while the poller waited on the network, about one
+    mail out per mail read (the soak's finding, docs/security.md), so players waited for
+    the whole backlog to be read."""
     game = world.new_game(welcome=False)
     deliver_moves(world, game)
     proc = world.serve()
@@ -315,5 +325,14 @@ def test_answers_go_out_while_a_backlog_is_read(world: MailWorld) -> None:
     read = [i for i, line in enumerate(proc.log) if ": processed" in line]
     sent = [i for i, line in enumerate(proc.log) if " sent <" in line]
     assert len(read) == 3, proc.log
-    for this, following in zip(read, read[1:], strict=False):
-        assert any(this < i < following for i in sent), proc.log
+    answers = {line.split(" sent <")[1].split(">")[0] for line in proc.log if " sent <" in line}
+    store = world.store()
+    try:  # the first message's answers: queued before the reply to the second
+        queued = [mid.strip("<>") for mid, _ in outbox_ids(store)]
+    finally:
+        store.close()
+    replies = [i for i, mid in enumerate(queued) if ".re." in mid]
+    first = queued[:replies[1]]
+    assert first and set(first) <= answers
+    last_of_first = max(i for i in sent if any(m in proc.log[i] for m in first))
+    assert last_of_first < read[2], proc.log  # the first mail's answers before the third

@@ -152,8 +152,10 @@ class MailSink:
     ``service_local`` is the local part of the service address (``pbem``);
     ``imap`` the server holding its mailbox. ``fail_codes`` is a queue of SMTP
     replies (``"421 ..."``, ``"550 ..."``) to give instead of accepting the next
-    messages. Waiting: ``wait_for(predicate)`` blocks on a condition variable
-    until a delivered mail satisfies it.
+    messages; ``hold``, when set, is called with each mail before it is answered (a
+    test keeps the answer back until something has happened). Waiting:
+    ``wait_for(predicate)`` blocks on a condition variable until a delivered mail
+    satisfies it.
     """
 
     def __init__(self, imap: ImapServer | None, service_local: str = "pbem",
@@ -169,6 +171,7 @@ class MailSink:
         self.to_service: list[Delivered] = []
         self.refused: list[tuple[str, str]] = []  # (code line, Message-ID)
         self.on_service_mail: Callable[[Delivered], None] | None = None
+        self.hold: Callable[[bytes], None] | None = None
         self._cond = threading.Condition()
         self._imap_conn: imaplib.IMAP4 | None = None
         self._controller: Any = None
@@ -199,6 +202,8 @@ class MailSink:
         return local == self.service_local or local.startswith(self.service_local + "+")
 
     def deliver(self, sender: str, recipients: list[str], raw: bytes) -> str:
+        if self.hold is not None:
+            self.hold(raw)
         if self.fail_codes:
             code = self.fail_codes.popleft()
             mid = str(message_from_bytes(raw).get("Message-ID", ""))

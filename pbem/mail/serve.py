@@ -1,5 +1,6 @@
-"""The service process: the IMAP poller, the outbox sender and the games' timers in one
-asyncio loop.
+"""The service process: the IMAP poller and the games' timers in one asyncio loop, the
+outbox's sender in a thread of its own beside it (``outbound/sendthread.py``: the mails
+go out while the next message is processed; every write stays in this loop).
 
 ``serve(store, config)`` runs until SIGTERM or SIGINT (the message in hand is
 finished, the rest left for the next start). ``poll_once`` processes what is
@@ -18,10 +19,11 @@ from dataclasses import dataclass
 
 from ..moderation.timecalc import parse_moment
 from ..store import Store, StoreBusy
-from .clock import now, seconds_until
+from .clock import now
 from .config import MailConfig
 from .faults import fault
 from .inbound.imap import Mailbox, MailboxError
+from .outbound.sendthread import SendThread, wait_any
 from .outbound.smtp import Sender
 from .outbound.welcome import reissue_legacy_keys
 from .processing.process import HEAD_BYTES, process_inbox, store_message
@@ -29,9 +31,7 @@ from .timers import fire_due, next_due
 
 log = logging.getLogger("pbem.mail")
 MAX_BACKOFF = 300.0
-POLL_OUTBOX = 30.0  # also look for mail queued by other processes (pbem inbox retry)
 POLL_TIMERS = 60.0  # also look for deadlines set by other processes (pbem act)
-ANSWER_WAIT = 20.0  # the longest the poller waits for the answers to a mail to be sent
 
 
 @dataclass
@@ -53,9 +53,10 @@ class Poller:
         self.wake = wake or asyncio.Event()
         self.stop = stop or asyncio.Event()
         self.timers = timers  # woken after each message: it may start or end a deadline
-        #: awaited after each message (``serve``: the sender's round that sends its
-        #: answers). Without it the sender had a turn only while the poller waited on the
-        #: network: about one mail out per mail read while a backlog was read (the soak).
+        #: awaited after each message (``serve``, ``poll_once``: the sender thread's
+        #: ``answered``, which sends its answers while the next message is processed
+        #: and waits for those of the message before). Without a wait a backlog of
+        #: inbound mail ran far ahead of its answers (the soak).
         self.answered = answered
         self.connected = asyncio.Event()  # set while a connection is open (tests wait on it)
 
@@ -153,52 +154,6 @@ async def _unless_stopped(work: Awaitable[bool], stop: asyncio.Event) -> bool:
     return task.result()
 
 
-class SendLoop:
-    def __init__(self, store: Store, config: MailConfig, wake: asyncio.Event,
-                 stop: asyncio.Event) -> None:
-        self.sender = Sender(store, config)
-        self.store = store
-        self.wake = wake
-        self.stop = stop
-        self.started = self.finished = 0  # sending rounds
-        self._round_ended = asyncio.Condition()
-
-    async def run(self) -> None:
-        try:
-            while not self.stop.is_set():
-                self.wake.clear()
-                self.started += 1
-                try:
-                    await self.sender.send_due(self.stop)
-                finally:
-                    self.finished = self.started
-                    async with self._round_ended:
-                        self._round_ended.notify_all()
-                due = self.store.outbox_next_due()
-                timeout = POLL_OUTBOX if due is None else min(max(seconds_until(due, now()), 0.05),
-                                                           POLL_OUTBOX)
-                await _wait_any(self.wake, self.stop, timeout)
-        finally:
-            await self.sender.close()
-
-
-    async def caught_up(self, limit: float = ANSWER_WAIT) -> None:
-        """Wait until a sending round that starts after now has ended (what is due now is
-        sent, or has failed for now), or ``limit`` seconds at most: a slow or absent SMTP
-        server delays the reading of the next mail only that long."""
-        needed = self.started + 1
-        self.wake.set()
-
-        async def ended() -> None:
-            async with self._round_ended:
-                await self._round_ended.wait_for(lambda: self.finished >= needed)
-
-        try:
-            await asyncio.wait_for(ended(), limit)
-        except TimeoutError:
-            log.info("the sender is still busy; reading the next mail")
-
-
 class TimerLoop:
     """The games' timers (pbem.mail.timers): fired when due, then the sender is woken.
     It sleeps until the next due timer (at most ``POLL_TIMERS``), or until the poller
@@ -225,7 +180,7 @@ class TimerLoop:
             due = next_due(self.store)
             timeout = POLL_TIMERS if due is None else \
                 min(max((due - parse_moment(now())).total_seconds(), 0.05), POLL_TIMERS)
-            await _wait_any(self.wake, self.stop, timeout)
+            await wait_any(self.wake, self.stop, timeout)
 
 
 def new_keys(store: Store, config: MailConfig) -> None:
@@ -242,15 +197,6 @@ async def _sleep_unless(stop: asyncio.Event, seconds: float) -> None:
         await asyncio.wait_for(stop.wait(), seconds)
     except TimeoutError:
         pass
-
-
-async def _wait_any(wake: asyncio.Event, stop: asyncio.Event, timeout: float | None) -> None:
-    tasks = {asyncio.ensure_future(wake.wait()), asyncio.ensure_future(stop.wait())}
-    try:
-        await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()
 
 
 def _on_signals(stop: asyncio.Event) -> list[signal.Signals]:
@@ -275,8 +221,8 @@ async def serve(store: Store, config: MailConfig, stop: asyncio.Event | None = N
     handled = _on_signals(stop)
     wake.set()  # send what is due at once
     timers_wake = asyncio.Event()
-    sender = SendLoop(store, config, wake, stop)
-    poller = Poller(store, config, wake, stop, timers_wake, answered=sender.caught_up)
+    sender = SendThread(store, config, wake, stop)
+    poller = Poller(store, config, wake, stop, timers_wake, answered=sender.answered)
     timers = TimerLoop(store, config, timers_wake, wake, stop)
     if ready is not None:
         ready.set()
@@ -302,21 +248,27 @@ async def poll_forever(store: Store, config: MailConfig) -> None:
 
 
 async def poll_once(store: Store, config: MailConfig, send: bool = True) -> PollReport:
-    """Process what is waiting in the mailbox, then send what is due; return."""
+    """Process what is waiting in the mailbox, then send what is due; return. The mails
+    go out while the next messages are processed (``SendThread``), as in ``serve``."""
     poller = Poller(store, config)
     new_keys(store, config)
+    stop = asyncio.Event()
+    sender = SendThread(store, config, asyncio.Event(), stop) if send else None
+    sending = asyncio.ensure_future(sender.run()) if sender is not None else None
     mailbox = Mailbox(config.imap, config.imap.secret())
     try:
+        if sender is not None:
+            poller.answered = sender.answered
         await mailbox.open()
         report = await poller.drain(mailbox)
+        await mailbox.close()
+        if sender is not None:
+            await sender.settled()
     finally:
         await mailbox.close()
-    if send:
-        sender = Sender(store, config)
-        try:
-            await sender.send_due()
-        finally:
-            await sender.close()
+        stop.set()
+        if sending is not None:
+            await sending
     return report
 
 

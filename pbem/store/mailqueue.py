@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
 from .base import StoreBase, canonical_json
@@ -214,18 +214,32 @@ class MailQueueMixin(StoreBase):
             [status, limit],
         )
 
-    def outbox_next_due(self) -> str | None:
-        """The earliest next attempt of a pending message, or None."""
-        row = self._row("SELECT MIN(next_attempt) AS due FROM outbox WHERE status = 'pending'")
+    def outbox_next_due(self, skip: Collection[int] = ()) -> str | None:
+        """The earliest next attempt of a pending message (but those in ``skip``), or
+        None."""
+        row = self._row(f"""SELECT MIN(next_attempt) AS due FROM outbox
+                            WHERE status = 'pending'{_but(skip)}""", list(skip))
         return row["due"] if row else None
 
-    def outbox_due(self, now: str, limit: int | None = None) -> list[dict[str, Any]]:
+    def outbox_queued_since(self, after: int, now: str) -> tuple[list[int], int]:
+        """The pending messages above id ``after`` that are due at ``now`` (their ids),
+        and the highest id in the outbox (``after`` for an empty one): what one inbound
+        message queued to be sent at once, between two calls."""
+        ids = [row[0] for row in self.conn.execute(
+            """SELECT id FROM outbox WHERE id > ? AND status = 'pending'
+                   AND next_attempt <= ?""", [after, now])]
+        highest = self.conn.execute("SELECT MAX(id) FROM outbox").fetchone()[0]
+        return ids, max(after, highest or 0)
+
+    def outbox_due(self, now: str, limit: int | None = None,
+                   skip: Collection[int] = ()) -> list[dict[str, Any]]:
         """Pending messages whose next attempt is at or before ``now``, oldest first (the
-        first ``limit`` of them: each row holds its whole mail)."""
+        first ``limit`` of them: each row holds its whole mail), but those whose ids are
+        in ``skip`` (sent already, not yet marked: serve's sender thread)."""
         rows = self._rows(
-            f"""{_WITH_MAIL} WHERE status = 'pending' AND next_attempt <= ?
+            f"""{_WITH_MAIL} WHERE status = 'pending' AND next_attempt <= ?{_but(skip)}
                ORDER BY next_attempt, outbox.id LIMIT ?""",
-            [now, -1 if limit is None else limit],
+            [now, *skip, -1 if limit is None else limit],
         )
         return [_as_sent(row) for row in rows]
 
@@ -296,6 +310,11 @@ def redacted(raw: bytes, spec: Mapping[str, Any]) -> bytes:
 
 
 #: an outgoing message's columns with its mail's bytes (``raw``)
+def _but(skip: Collection[int]) -> str:
+    """The condition that leaves out the outbox rows ``skip`` (none: nothing)."""
+    return f" AND outbox.id NOT IN ({', '.join('?' * len(skip))})" if skip else ""
+
+
 _WITH_MAIL = "SELECT outbox.*, outbox_mail.raw FROM outbox JOIN outbox_mail USING (id)"
 #: in an outbox row's ``redact``: where the mail's secret was taken out of its bytes
 CUTS = "cuts"

@@ -117,9 +117,28 @@ async def _data(client: aiosmtplib.SMTP, raw: bytes) -> None:
         raise SMTPDataError(done.code, done.message)
 
 
-class Sender:
-    def __init__(self, store: Store, config: MailConfig) -> None:
-        self.store = store
+@dataclass(frozen=True)
+class Delivery:
+    """What became of one attempt to hand a mail to the server: accepted (``code`` 250),
+    answered with a refusal (``code`` 4xx or 5xx and its ``message``), or not handed over
+    (``code`` None: the connection failed, ``message`` says how)."""
+
+    code: int | None
+    message: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return self.code == SMTPStatus.completed
+
+
+ACCEPTED = Delivery(SMTPStatus.completed)
+
+
+class Transport:
+    """The SMTP side of sending: one connection, opened when needed, and the exchanges
+    of one mail. It writes nothing to the store (``record`` does)."""
+
+    def __init__(self, config: MailConfig) -> None:
         self.config = config
         self.client: aiosmtplib.SMTP | None = None
 
@@ -130,6 +149,38 @@ class Sender:
                 await client.quit()
             except aiosmtplib.SMTPException:
                 client.close()
+
+    async def deliver(self, row: dict[str, Any]) -> Delivery:
+        """Hand the outbox row's mail to the server."""
+        try:
+            if self.client is None or not self.client.is_connected:
+                self.client = await connect(self.config)
+            await send_mail(self.client, self.config.address, row["recipient"],
+                            bytes(row["raw"]))
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            first = exc.recipients[0]
+            return Delivery(first.code, first.message)
+        except aiosmtplib.SMTPResponseException as exc:
+            if exc.code in (421,):
+                await self.close()
+            return Delivery(exc.code, exc.message)
+        except _RETRYABLE as exc:
+            await self.close()
+            return Delivery(None, f"connection: {exc!r}")
+        fault("during-send")
+        return ACCEPTED
+
+
+class Sender:
+    """Sends the due mails and records each outcome, in turn, on one store."""
+
+    def __init__(self, store: Store, config: MailConfig) -> None:
+        self.store = store
+        self.config = config
+        self.transport = Transport(config)
+
+    async def close(self) -> None:
+        await self.transport.close()
 
     async def send_due(self, stop: Any = None, at: str | None = None) -> SendReport:
         """Send every mail that is due now, or at ``at`` (until ``stop`` is set), BATCH
@@ -148,69 +199,63 @@ class Sender:
                 return report
 
     async def send_one(self, row: dict[str, Any]) -> str:
-        try:
-            if self.client is None or not self.client.is_connected:
-                self.client = await connect(self.config)
-            await send_mail(self.client, self.config.address, row["recipient"],
-                            bytes(row["raw"]))
-        except aiosmtplib.SMTPRecipientsRefused as exc:
-            first = exc.recipients[0]
-            return self._answer(row, first.code, first.message)
-        except aiosmtplib.SMTPResponseException as exc:
-            if exc.code in (421,):
-                await self.close()
-            return self._answer(row, exc.code, exc.message)
-        except _RETRYABLE as exc:
-            await self.close()
-            return self._retry(row, f"connection: {exc!r}")
-        fault("during-send")
-        self.store.outbox_mark_sent(row["id"], now())
+        return record(self.store, self.config, row, await self.transport.deliver(row))
+
+
+def record(store: Store, config: MailConfig, row: dict[str, Any], delivery: Delivery) -> str:
+    """Write what became of the outbox row's mail: sent (only once the server accepted
+    it), to be retried, or failed (the referee told). Returns which."""
+    if delivery.accepted:
+        store.outbox_mark_sent(row["id"], now())
         log.info("sent %s to %s", row["message_id"], row["recipient"])
         return "sent"
+    if delivery.code is None:
+        return _retry(store, config, row, delivery.message)
+    text = f"{delivery.code} {delivery.message}"
+    if 400 <= delivery.code < 500:
+        return _retry(store, config, row, text)
+    _fail(store, config, row, text)
+    return "failed"
 
-    def _answer(self, row: dict[str, Any], code: int, message: str) -> str:
-        text = f"{code} {message}"
-        if 400 <= code < 500:
-            return self._retry(row, text)
-        self._fail(row, text)
+
+def _retry(store: Store, config: MailConfig, row: dict[str, Any], error: str) -> str:
+    limits = config.limits
+    attempts = int(row["attempts"]) + 1
+    if attempts >= limits.max_attempts:
+        _fail(store, config, row, f"{error} (gave up after {attempts} attempts)")
         return "failed"
+    delay = min(limits.retry_base_seconds * 2 ** (attempts - 1), limits.retry_max_seconds)
+    store.outbox_mark_retry(row["id"], later(now(), delay), error)
+    log.warning("will retry %s in %.0f s: %s", row["message_id"], delay, error)
+    return "retry"
 
-    def _retry(self, row: dict[str, Any], error: str) -> str:
-        limits = self.config.limits
-        attempts = int(row["attempts"]) + 1
-        if attempts >= limits.max_attempts:
-            self._fail(row, f"{error} (gave up after {attempts} attempts)")
-            return "failed"
-        delay = min(limits.retry_base_seconds * 2 ** (attempts - 1), limits.retry_max_seconds)
-        self.store.outbox_mark_retry(row["id"], later(now(), delay), error)
-        log.warning("will retry %s in %.0f s: %s", row["message_id"], delay, error)
-        return "retry"
 
-    def _fail(self, row: dict[str, Any], error: str) -> None:
-        with self.store.transaction():
-            self.store.outbox_mark_failed(row["id"], error)
-            self._report(row, error)
-        log.error("gave up on %s to %s: %s", row["message_id"], row["recipient"], error)
+def _fail(store: Store, config: MailConfig, row: dict[str, Any], error: str) -> None:
+    with store.transaction():
+        store.outbox_mark_failed(row["id"], error)
+        _report(store, config, row, error)
+    log.error("gave up on %s to %s: %s", row["message_id"], row["recipient"], error)
 
-    def _report(self, row: dict[str, Any], error: str) -> None:
-        """Tell the referee of the game (else the service's referee), once per mail."""
-        if ".ref." in row["message_id"]:
-            return  # never report the failure of a report
-        game_id = row["game_id"]
-        referee = self.config.referee
-        title = "pbem"
-        if game_id:
-            game = self.store.game(game_id)
-            referee = game.get("referee") or referee
-            title = game["title"]
-        if not referee:
-            return
-        failed = message_from_bytes(bytes(row["raw"]))
-        out = Outgoing(
-            recipient=referee, template="referee-delivery-failed.txt",
-            values={"title": title, "game": game_id or "-", "recipient": row["recipient"],
-                    "failed_subject": str(failed.get("Subject", row["subject"]))[:70],
-                    "error": error[:200], "service_name": self.config.name},
-            subject=subject_for(title, game_id or 0, f"Mail to {row['recipient']} failed"),
-            purpose="ref", game_id=game_id)
-        queue_mail(self.store, self.config, out, now())
+
+def _report(store: Store, config: MailConfig, row: dict[str, Any], error: str) -> None:
+    """Tell the referee of the game (else the service's referee), once per mail."""
+    if ".ref." in row["message_id"]:
+        return  # never report the failure of a report
+    game_id = row["game_id"]
+    referee = config.referee
+    title = "pbem"
+    if game_id:
+        game = store.game(game_id)
+        referee = game.get("referee") or referee
+        title = game["title"]
+    if not referee:
+        return
+    failed = message_from_bytes(bytes(row["raw"]))
+    out = Outgoing(
+        recipient=referee, template="referee-delivery-failed.txt",
+        values={"title": title, "game": game_id or "-", "recipient": row["recipient"],
+                "failed_subject": str(failed.get("Subject", row["subject"]))[:70],
+                "error": error[:200], "service_name": config.name},
+        subject=subject_for(title, game_id or 0, f"Mail to {row['recipient']} failed"),
+        purpose="ref", game_id=game_id)
+    queue_mail(store, config, out, now())
