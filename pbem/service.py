@@ -23,6 +23,7 @@ from .engine.game import (
     seat_players,
     to_act,
 )
+from .engine.memo import ByIdentity
 from .engine.state import GameState
 from .engine.title import Title, load_title
 from .identity import check_address, check_players
@@ -199,23 +200,23 @@ def parse_context(state: GameState) -> ParseContext:
     )
 
 
+Symbols = tuple[dict[str, str], dict[str, str], tuple[str, ...]]
 #: the title's spellings of its companies and its trains' names, by the rules read once
 #: (a game's rules are one object for the process: engine.title caches them)
-_SYMBOLS: dict[int, tuple[Title, dict[str, str], dict[str, str], tuple[str, ...]]] = {}
+_SYMBOLS: ByIdentity[Symbols] = ByIdentity(1000)
 
 
-def _symbols(rules: Title) -> tuple[dict[str, str], dict[str, str], tuple[str, ...]]:
+def _symbols(rules: Title) -> Symbols:
     """Every spelling (upper case) of the corporations and private companies -> symbol,
     and the trains' names (a ParseContext's; read-only)."""
-    found = _SYMBOLS.get(id(rules))
-    if found is None or found[0] is not rules:
+    def made() -> Symbols:
         corps = {alias.upper(): c.sym for c in rules.corporations.values()
                  for alias in (c.sym, *c.aliases)}
         privates = {alias.upper(): p.sym for p in rules.privates.values()
                     for alias in (p.sym, *p.aliases)}
-        found = _SYMBOLS[id(rules)] = (rules, corps, privates,
-                                       tuple(t.name for t in rules.trains))
-    return found[1], found[2], found[3]
+        return corps, privates, tuple(t.name for t in rules.trains)
+
+    return _SYMBOLS.get((rules,), None, made)
 
 
 def resolve_player(state: GameState, name: str) -> str:

@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from .board.map import Map, load_map
+from .memo import ByIdentity
 from .title import Title
 
 
@@ -35,15 +36,10 @@ def rules_map(title: str, rules: Title) -> Map:
 def board_key(rules: Title) -> tuple[Any, ...]:
     """What maps_for reads of the title's board data, remembered per rules object (a
     title's rules do not change once read)."""
-    found = _BOARD_KEYS.get(id(rules))
-    if found is None or found[0] is not rules:
-        if len(_BOARD_KEYS) >= 1000:
-            _BOARD_KEYS.clear()
-        found = _BOARD_KEYS[id(rules)] = (rules, _board_key(rules))  # rules kept: id stays
-    return found[1]
+    return _BOARD_KEYS.get((rules,), None, lambda: _board_key(rules))
 
 
-_BOARD_KEYS: dict[int, tuple[Title, tuple[Any, ...]]] = {}
+_BOARD_KEYS: ByIdentity[tuple[Any, ...]] = ByIdentity(1000)
 
 
 def _board_key(rules: Title) -> tuple[Any, ...]:

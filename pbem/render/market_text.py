@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
-from functools import lru_cache
 
 from pbem.engine.market import operating_order
+from pbem.engine.memo import ByIdentity
 from pbem.engine.state import GameState
 from pbem.engine.title import Cell, Market
 
@@ -77,30 +77,18 @@ def grid_lines(market: Market, here: Mapping[tuple[int, int], list[str]],
 def grid(state: GameState) -> list[str]:
     """The whole grid, split into blocks of columns that fit 78 characters (the last
     grids kept: most moves leave the market's tokens where they were)."""
-    here = stacks(state)
-    return list(_grid(_Same(state.rules.market), tuple(state.rules.corporations),
-                      tuple((cell, tuple(corps)) for cell, corps in here.items())))
+    market, corporations = state.rules.market, tuple(state.rules.corporations)
+    stacked = tuple((cell, tuple(corps)) for cell, corps in stacks(state).items())
+    return list(_GRIDS.get((market,), (corporations, stacked),
+                           lambda: _grid(market, corporations, stacked)))
 
 
-class _Same:
-    """A key that is its object itself (equal only to itself: a title's market)."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj: Market) -> None:
-        self.obj = obj
-
-    def __hash__(self) -> int:
-        return id(self.obj)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.obj is self.obj
+#: the last grids drawn, by the title's market and where the tokens stand
+_GRIDS: ByIdentity[tuple[str, ...]] = ByIdentity(32)
 
 
-@lru_cache(maxsize=32)
-def _grid(same: _Same, corporations: tuple[str, ...],
+def _grid(market: Market, corporations: tuple[str, ...],
           stacked: tuple[tuple[tuple[int, int], tuple[str, ...]], ...]) -> tuple[str, ...]:
-    market = same.obj
     codes = letters(corporations)
     here = {cell: list(corps) for cell, corps in stacked}
     blocks = -(-market.n_cols // (WIDTH // CELL))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple, Protocol
 
+from ..memo import ByIdentity
 from ..rulesdata import load_json
 from .hexes import coord_sort_key
 
@@ -200,20 +201,16 @@ def upgrade_maps(old: Tile, old_rot: int, new: Tile, new_rot: int, *, join: bool
     the two track segments of a #59).  Remembered per pair of tiles and rotations (the
     listing of lays asks the same pairs at every position): the maps are shared, not to
     be changed."""
-    key = (id(old), old_rot, id(new), new_rot, join)
-    found = _UPGRADE_MAPS.get(key)
-    if found is None or found[0] is not old or found[1] is not new:
+    def made() -> list[dict[int, int]]:
         maps = stop_maps(old, old_rot, new, new_rot)
         if join:
             maps += joined_maps(old, old_rot, new, new_rot)
-        kept = [m for m in maps if track_kept(old, old_rot, new, new_rot, m)]
-        if len(_UPGRADE_MAPS) >= 100_000:
-            _UPGRADE_MAPS.clear()
-        found = _UPGRADE_MAPS[key] = (old, new, kept)  # the tiles kept: their ids stay theirs
-    return list(found[2])
+        return [m for m in maps if track_kept(old, old_rot, new, new_rot, m)]
+
+    return list(_UPGRADE_MAPS.get((old, new), (old_rot, new_rot, join), made))
 
 
-_UPGRADE_MAPS: dict[tuple[int, int, int, int, bool], tuple[Tile, Tile, list[dict[int, int]]]] = {}
+_UPGRADE_MAPS: ByIdentity[list[dict[int, int]]] = ByIdentity(100_000)
 
 
 def joined_maps(old: Tile, old_rot: int, new: Tile, new_rot: int) -> list[dict[int, int]]:

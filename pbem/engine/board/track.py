@@ -19,8 +19,8 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
-from typing import Any
 
+from ..memo import ByIdentity
 from . import hexes
 from .closures import closures
 from .map import BoardState, Map, MapHex, tile_at
@@ -58,8 +58,8 @@ def placements(
     return [r for r in fits if new_tile_connected(board_map, board, coord, tile_id, r, corp)]
 
 
-#: remembered_fits' memo: the rotations per question, with the map asked about
-_FITS: dict[tuple[Any, ...], tuple[Map, list[int]]] = {}
+#: remembered_fits' memo: the rotations per map and question
+_FITS: ByIdentity[list[int]] = ByIdentity(20_000)
 
 
 def remembered_fits(board_map: Map, board: BoardState, coord: str, tile_id: str,
@@ -70,15 +70,10 @@ def remembered_fits(board_map: Map, board: BoardState, coord: str, tile_id: str,
     remembered by what they read: the map, the hex's tile and the stations on its stops,
     whether a copy of the tile is left, the phase's colours and the river (listing the
     lays asks the same of every position)."""
-    key = (id(board_map), coord, board.tiles.get(coord),
+    key = (coord, board.tiles.get(coord),
            tuple(len(corps) for corps in board.tokens.get(coord, ())), tile_id,
            board.tiles_left.get(tile_id, 0) > 0, tuple(phase_colours), river_closed)
-    found = _FITS.get(key)
-    if found is None or found[0] is not board_map:
-        if len(_FITS) >= 20_000:
-            _FITS.clear()
-        found = _FITS[key] = (board_map, fitting())  # the map kept: its id stays its own
-    return list(found[1])
+    return list(_FITS.get((board_map,), key, fitting))
 
 
 def lay_problem(
