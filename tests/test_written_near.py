@@ -3,16 +3,21 @@ when no best run is compared: option best_run=free, as imported games have it) i
 run checked on the company's whole region (1830 6.4, 6.4.1, 6.4.2; 1870 p.21): the same
 routes, stops, track and revenue, and the same sentence for routes that are not legal,
 for the best runs of every company at positions of random games and for those runs
-spoiled."""
+spoiled.  The same for a run realised on the track itself, leg by leg, when each leg has
+one way (board.legs.direct_run, which check_run's near_only asks first)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from selfplay import SelfPlay
 
+from pbem.engine.board import written as written_module
+from pbem.engine.board.legs import direct_run
+from pbem.engine.board.search import RevenueRules
 from pbem.engine.board.written import check_run
 from pbem.engine.errors import RulesError
 from pbem.engine.orrun import (
@@ -21,6 +26,7 @@ from pbem.engine.orrun import (
     revenue_rules,
     route_graph,
     run_summary,
+    track_graph,
     train_specs,
 )
 from pbem.engine.state import GameState
@@ -51,17 +57,22 @@ def spoiled(explicit: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     ]
 
 
-def compare(state: GameState, seen: Counter[str]) -> None:
+def written_runs(state: GameState) -> Iterator[tuple[str, int, list[dict[str, Any]]]]:
+    """(company, n, routes) for each company's best run (n = 0) and those runs spoiled."""
     for corp in sorted(state.corps):
         if not train_specs(state, corp) or not any(True for _ in state.board.stations(corp)):
             continue
         explicit = run_summary(best(state, corp))
-        if not explicit:
-            continue
-        for written in [explicit, *spoiled(explicit)]:
-            near = checked(state, corp, written, True)
-            assert near == checked(state, corp, written, False), (corp, written)
-            seen[near[0] if isinstance(near, tuple) else "run"] += 1
+        if explicit:
+            for number, text in enumerate([explicit, *spoiled(explicit)]):
+                yield corp, number, text
+
+
+def compare(state: GameState, seen: Counter[str]) -> None:
+    for corp, _, text in written_runs(state):
+        near = checked(state, corp, text, True)
+        assert near == checked(state, corp, text, False), (corp, text)
+        seen[near[0] if isinstance(near, tuple) else "run"] += 1
 
 
 @pytest.mark.parametrize(("title", "seed", "at"), [
@@ -70,10 +81,50 @@ def compare(state: GameState, seen: Counter[str]) -> None:
 ])
 def test_written_run_near_its_stops_is_the_run_on_the_region(
         title: str, seed: int, at: tuple[int, ...]) -> None:
+    seen = compared(title, seed, at, compare)
+    assert seen["run"] and seen["RulesError"], seen  # legal runs and refusals compared
+
+
+def compared(title: str, seed: int, at: tuple[int, ...],
+             compare: Callable[[GameState, Counter[str]], None]) -> Counter[str]:
+    """compare(...) at the positions `at` of a random game, what it saw."""
     game = SelfPlay(2 + seed % 5, seed, title)
     seen: Counter[str] = Counter()
     while not game.state.finished and len(game.history) < max(at):
         game.step()
         if len(game.history) in at:
             compare(game.state, seen)
-    assert seen["run"] and seen["RulesError"], seen  # legal runs and refusals compared
+    return seen
+
+
+def direct(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> Any:
+    parsed = written_module._parsed(state.map, state.board, explicit)
+    if parsed is None:
+        return None
+    return direct_run(state.map, track_graph(state.map, state.board), corp,
+                      train_specs(state, corp), parsed, revenue_column(state),
+                      revenue_rules(state, corp) or RevenueRules())
+
+
+def compare_direct(state: GameState, seen: Counter[str]) -> None:
+    for corp, number, text in written_runs(state):
+        got = direct(state, corp, text)
+        if got is None:
+            seen["asked the route graph"] += 1
+            continue
+        assert got == checked(state, corp, text, False), (corp, text)
+        seen["best run" if number == 0 else "spoiled but legal"] += 1
+
+
+@pytest.mark.parametrize(("title", "seed", "at"), [
+    ("1870", 4, (500, 800, 1100)),
+    ("1830", 3, (300, 600, 900)),
+])
+def test_written_run_on_the_track_itself_is_the_run_on_the_region(
+        title: str, seed: int, at: tuple[int, ...]) -> None:
+    """Where each leg of a legal run has one way, direct_run realises it: the same
+    stops, track (segment by segment, in travel order) and revenue as the route graph
+    of the company's region; a run that is not legal, or legs with more than one way,
+    it leaves to the route graph (None), never a different answer."""
+    seen = compared(title, seed, at, compare_direct)
+    assert seen["best run"] and seen["asked the route graph"], seen

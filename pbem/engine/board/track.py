@@ -553,6 +553,12 @@ class TrackGraph:
                     work.extend(ahead if ahead is not None else shape.onward_of(state))
         return frozenset(state >> 1 for state in walked)
 
+    def onward_states(self, state: int) -> Sequence[int]:
+        """The states a route may go on to after `state` when the node it arrives at
+        does not stop it (a hex side stops no one): the shape's, remembered."""
+        ahead = self._shape.onward[state]
+        return ahead if ahead is not None else self._shape.onward_of(state)
+
     def successors_of(self, corp: str, state: int) -> Sequence[int]:
         """successors(corp)[state] for a state of the region of `corp`'s stations,
         without making the whole list (a RouteGraph on a leg_region)."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import AmbiguousError, RulesError
+from .legs import direct_run
 from .map import BoardState, Map, tile_at
 from .routegraph import RouteGraph, StopKey
 from .search import (
@@ -30,6 +31,7 @@ from .search import (
     fits,
     search_for,
 )
+from .track import TrackGraph
 
 _STOP = re.compile(r"^\s*([A-Za-z]\s*\d{1,3})\s*(?:[./]\s*(\d))?\s*$")
 
@@ -85,6 +87,7 @@ def check_run(
     cite: Callable[[str], str | None] = lambda key: None,
     make_graph: GraphMaker = RouteGraph,
     near_only: bool = False,
+    track: Callable[[Map, BoardState], TrackGraph] = TrackGraph,
 ) -> Run:
     """Check routes a player wrote and realise them on the track.
 
@@ -97,10 +100,18 @@ def check_run(
     travel (RouteGraph ``near``: a small part of a late board), when the caller needs no
     route search on the graph afterwards (no best run to compare); the same run when the
     routes are legal, and anything else is checked again on the company's region, for
-    the same sentences.
+    the same sentences.  Before that, on the board's track itself when each leg has one
+    way (legs.direct_run: no route graph at all; `track` makes the position's
+    TrackGraph).
     """
     rules = rules or RevenueRules()
     if near_only:
+        parsed = _parsed(board_map, board, explicit)
+        if parsed is not None:
+            run = direct_run(board_map, track(board_map, board), corp, trains, parsed,
+                             column, rules)
+            if run is not None:
+                return run
         near = _written_stops(board_map, board, explicit)
         if near is not None:
             graph = make_graph(board_map, board, corp, column,
@@ -129,6 +140,34 @@ def _checked(search: RouteSearch, board_map: Map, board: BoardState, corp: str,
     written = _read_written(board_map, board, corp, trains, explicit, search.graph,
                             untracked, cite)
     return _realised(search, corp, written, untracked)
+
+
+def _parsed(board_map: Map, board: BoardState, explicit: Sequence[Mapping[str, Any]]
+            ) -> list[tuple[str, list[list[StopKey]]]] | None:
+    """Each written route's train (as written, stripped) and, per written stop, the
+    stops of the board it may mean (as _read_stop reads them); None when a name is not
+    a stop of the map (check_run words it)."""
+    found = []
+    for entry in explicit:
+        options = []
+        for token in entry.get("stops", []):
+            match = _STOP.match(str(token))
+            if match is None:
+                return None
+            try:
+                coord = board_map.hex(match.group(1)).coord
+            except KeyError:
+                return None
+            count = len(tile_at(board_map, board, coord)[0].stops)
+            if match.group(2) is None:
+                indexes = list(range(count))
+            else:
+                indexes = [int(match.group(2)) - 1]
+            if not indexes or not all(0 <= i < count for i in indexes):
+                return None
+            options.append([(coord, i) for i in indexes])
+        found.append((str(entry.get("train", "")).strip(), options))
+    return found
 
 
 def _written_stops(board_map: Map, board: BoardState, explicit: Sequence[Mapping[str, Any]]

@@ -1,0 +1,185 @@
+"""A written run realised leg by leg on the track itself, without a route graph.
+
+A route a player writes names its stops in order; between two consecutive stops it
+travels through hex sides only (a route counts every stop it passes, 1830 6.4.1, 1870
+p.21).  When each leg has exactly one such way on the board, the run is that track: it
+is legal when the routes' stops are distinct, each route includes a station of the
+company, passes no stop that blocks it, and no two legs share track (a segment or a hex
+side).  Every segment of such a run lies in the region of the company's stations (from
+its station along the route only sides and stops it may pass), so the run is the one a
+route graph of that region realises (written.check_run): the same stops, track and
+revenue.
+
+direct_run() answers only that case; anything else (a leg with no way or with more than
+one, a stop named two ways, a route that breaks a rule) is None, and the caller checks
+the run on a route graph, for the same run or the same sentence.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .map import BoardState, Map, tile_at
+from .routegraph import StopKey
+from .search import Reach, RevenueRules, Route, Run, TrainSpec, fits
+from .track import Node, TrackGraph
+
+#: A leg's one way: its directed states in order, and the track it uses (segments and
+#: hex sides).
+Way = tuple[tuple[int, ...], frozenset[Any]]
+
+#: The steps a leg's walk may take before the route graph is asked instead.
+WALK_STEPS = 2_000
+
+
+
+class _Several(Exception):
+    """A leg has more than one way: the route graph chooses among them."""
+
+
+def direct_run(
+    board_map: Map,
+    graph: TrackGraph,
+    corp: str,
+    trains: Sequence[TrainSpec],
+    written: Sequence[tuple[str, list[list[StopKey]]]],
+    column: str | int,
+    rules: RevenueRules,
+) -> Run | None:
+    """The run of the `written` routes ((train as written, per token the stops it may
+    mean), in the order given) when exactly one reading of them is legal and each of its
+    legs has one way on the track; else None (check it on a route graph)."""
+    board = graph.board
+    specs = _assigned(trains, [name for name, _ in written])
+    if specs is None:
+        return None
+    for (_, options), reach in zip(written, specs, strict=True):
+        if len(options) < 2 or not fits(reach, [_kind(board_map, board, o[0]) for o in options]):
+            return None
+    found: list[list[tuple[list[StopKey], list[Way]]]] = []
+    ways: dict[tuple[StopKey, StopKey], list[Way]] = {}
+    stations = set(board.route_stations(corp))
+    blocking = graph.blocking(corp)
+    for reading in itertools.product(*(itertools.product(*o) for _, o in written)):
+        try:
+            routes = _realised(graph, reading, stations, blocking, ways)
+        except _Several:
+            return None
+        if routes is not None:
+            found.append(routes)
+            if len(found) > 1:
+                return None  # ambiguous: the route graph's sentence
+    if not found:
+        return None
+    if isinstance(column, int):
+        column = board_map.revenue_columns[column]
+    values = rules.stop_values(board_map, board, column)
+    ends = rules.end_values(board_map, board, column)
+    result = []
+    for (name, _), (stops, legs) in zip(written, found[0], strict=True):
+        revenue = sum(_value(board_map, board, key, column, values) for key in stops)
+        revenue += ends.get(stops[0], 0) + ends.get(stops[-1], 0)
+        segments = tuple((graph.segments[state >> 1].coord, graph.segments[state >> 1].index)
+                         for way in legs for state in way[0])
+        result.append(Route(name, tuple(stops), segments, revenue))
+    return Run(tuple(result), sum(r.revenue for r in result))
+
+
+def _assigned(trains: Sequence[TrainSpec], names: list[str]) -> list[Reach] | None:
+    """Each written train's reach, as check_run assigns them (the n-th route of a train
+    name runs the n-th train of that name); None when a name is not the company's or is
+    given too often."""
+    owned: dict[str, list[Reach]] = {}
+    for name, reach in trains:
+        owned.setdefault(name.upper(), []).append(reach)
+    given: dict[str, int] = {}
+    found = []
+    for name in names:
+        key = name.upper()
+        given[key] = given.get(key, 0) + 1
+        if given[key] > len(owned.get(key, ())):
+            return None
+        found.append(owned[key][given[key] - 1])
+    return found
+
+
+def _kind(board_map: Map, board: BoardState, stop: StopKey) -> str:
+    return tile_at(board_map, board, stop[0])[0].stops[stop[1]].kind
+
+
+def _value(board_map: Map, board: BoardState, stop: StopKey, column: str,
+           values: Mapping[StopKey, int]) -> int:
+    if stop in values:
+        return values[stop]
+    return tile_at(board_map, board, stop[0])[0].stops[stop[1]].value(column)
+
+
+def _realised(
+    graph: TrackGraph,
+    reading: Sequence[Sequence[StopKey]],
+    stations: set[StopKey],
+    blocking: frozenset[Node],
+    ways: dict[tuple[StopKey, StopKey], list[Way]],
+) -> list[tuple[list[StopKey], list[Way]]] | None:
+    """One reading's routes with their legs' ways; None when it is not a legal run
+    (_Several: a leg has more than one way)."""
+    areas_of = graph.map.hexes
+    used: set[Any] = set()
+    routes = []
+    for stops in reading:
+        if len(set(stops)) < len(stops) or not stations.intersection(stops):
+            return None
+        areas = [areas_of[coord].area for coord, _ in stops]
+        named = [a for a in areas if a is not None]
+        if len(set(named)) < len(named):
+            return None
+        if any(("stop", *stop) in blocking for stop in stops[1:-1]):
+            return None
+        legs = []
+        for leg in itertools.pairwise(stops):
+            got = ways.get(leg)
+            if got is None:
+                got = ways[leg] = _ways(graph, ("stop", *leg[0]), ("stop", *leg[1]))
+            if not got:
+                return None
+            if len(got) > 1:
+                raise _Several
+            way = got[0]
+            if not used.isdisjoint(way[1]):
+                return None
+            used.update(way[1])
+            legs.append(way)
+        routes.append((list(stops), legs))
+    return routes
+
+
+def _ways(graph: TrackGraph, start: Node, goal: Node) -> list[Way]:
+    """The ways from stop `start` to stop `goal` through hex sides only, using no
+    segment or side twice: all of them when there are none or one, else two
+    (_Several when the walk takes more than WALK_STEPS steps)."""
+    segments, arrivals = graph.segments, graph.arrivals
+    empty: frozenset[Any] = frozenset()
+    todo: list[tuple[int, tuple[int, ...], frozenset[Any]]] = [
+        (2 * seg + (0 if segments[seg].ends[0] == start else 1), (), empty)
+            for seg in graph.at.get(start, ())]
+    found: list[Way] = []
+    steps = 0
+    while todo:
+        state, states, track = todo.pop()
+        steps += 1
+        if steps > WALK_STEPS:
+            raise _Several
+        seg, node = state >> 1, arrivals[state]
+        if seg in track or node in track:
+            continue
+        states += (state,)
+        if node == goal:
+            found.append((states, track | {seg}))
+            if len(found) > 1:
+                break
+        elif node[0] == "side":
+            track = track | {seg, node}
+            todo.extend((after, states, track) for after in graph.onward_states(state))
+    return found
