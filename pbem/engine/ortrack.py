@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .board import hexes
+from .board.firstroutes import FirstRoutes
 from .board.map import tile_at
 from .board.tiles import Tile, next_colour
 from .board.track import (
@@ -34,6 +35,7 @@ CLOSED_RULES = ("restrictive", "strict")
 _MOVES_CACHE: dict[tuple[Any, ...], RouteMoves] = {}
 _REACH_CACHE: dict[tuple[Any, ...], Reach] = {}
 _ARRIVALS_CACHE: dict[tuple[Any, ...], Arrivals] = {}
+_FIRST_CACHE: dict[tuple[Any, ...], FirstRoutes] = {}
 
 
 def _per_board(cache: dict[tuple[Any, ...], T], state: GameState, corp: str,
@@ -69,10 +71,17 @@ def corp_arrivals(state: GameState, corp: str) -> Arrivals:
                       32)
 
 
+def corp_first_routes(state: GameState, corp: str) -> FirstRoutes:
+    """The corporation's routes found breadth first (board.firstroutes), remembered for
+    the same board, found as far as the questions asked so far needed."""
+    return _per_board(_FIRST_CACHE, state, corp,
+                      lambda: FirstRoutes(track_graph(state.map, state.board), corp), 32)
+
+
 def forget_boards() -> None:
     """Empty the caches above (a benchmark timing a whole replay starts from nothing, as
     a new process does)."""
-    for cache in (_MOVES_CACHE, _REACH_CACHE, _ARRIVALS_CACHE):
+    for cache in (_MOVES_CACHE, _REACH_CACHE, _ARRIVALS_CACHE, _FIRST_CACHE):
         cache.clear()
 
 
@@ -415,6 +424,23 @@ def lay_commands(tile: Tile, coord: str, rotations: list[int], among: list[int],
                        for r in rotations)
 
 
+#: a Reach of nothing (touches_reach with it asks only about the company's stations)
+NOTHING = Reach(frozenset(), frozenset(), frozenset())
+
+
+def exit_edges(state: GameState, coord: str, tile_id: str, rotation: int
+               ) -> set[tuple[str, int]]:
+    """The hex edges the tile's exits touch, named from both hexes ((hex, edge), as
+    Reach.edges names them)."""
+    found = set()
+    for edge in state.map.tiles[tile_id].exits(rotation):
+        found.add((coord, edge))
+        other = state.map.neighbour(coord, edge)
+        if other is not None:
+            found.add((other, hexes.opposite(edge)))
+    return found
+
+
 def touches_reach(state: GameState, reach: Reach, corp: str, coord: str, tile_id: str,
                   rotation: int) -> bool:
     """Whether the corporation reaches the track of ``tile_id`` laid on ``coord``: the
@@ -423,12 +449,9 @@ def touches_reach(state: GameState, reach: Reach, corp: str, coord: str, tile_id
     hex (or a station on it) may go on along any new track there."""
     if any(c == coord for c, _ in reach.paths):
         return True
+    if not reach.edges.isdisjoint(exit_edges(state, coord, tile_id, rotation)):
+        return True
     tile = state.map.tiles[tile_id]
-    for edge in tile.exits(rotation):
-        other = state.map.neighbour(coord, edge)
-        if (coord, edge) in reach.edges or (
-                other is not None and (other, hexes.opposite(edge)) in reach.edges):
-            return True
     stations = [stop for c, stop in state.board.stations(corp) if c == coord]
     if stations:
         moved = token_map(state.map, state.board, coord, tile_id, rotation) or {}
@@ -461,14 +484,18 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
     route).  ``reach``: corp_reach(state, corp), ``arrivals``: corp_arrivals(state, corp),
     when the caller has them (a listing asks for every candidate)."""
     rule = state.options.get("tile_lay", "open")
-    if reach is None:
-        # first with what the routes found breadth first reach (part of the reach: both
-        # tests below can only say yes more often with more), which mostly answers yes
-        # without the reach's depth-first search
+    if reach is None and rule not in CLOSED_RULES:
+        # first what the routes found breadth first reach (part of the reach: the test
+        # can only say yes more often with more), found only as far as it takes
+        if touches_reach(state, NOTHING, corp, coord, tile_id, rotation) or \
+                corp_first_routes(state, corp).touches(coord, exit_edges(state, coord, tile_id,
+                                                                         rotation)):
+            return True
+    elif reach is None:
+        # the same with the closed rule, whose test reads the routes' arrivals too
         found = corp_arrivals(state, corp).found_reach
-        if touches_reach(state, found, corp, coord, tile_id, rotation) and (
-                rule not in CLOSED_RULES or
-                _closed_ok(state, corp, coord, tile_id, rotation, found, rule)):
+        if touches_reach(state, found, corp, coord, tile_id, rotation) and \
+                _closed_ok(state, corp, coord, tile_id, rotation, found, rule):
             return True
     reach = reach or corp_reach(state, corp)
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
