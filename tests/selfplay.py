@@ -5,6 +5,7 @@ through the command language (what `pbem audit` does)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Iterator
 from functools import cache
 from typing import Any
 
@@ -13,6 +14,7 @@ from invariants import check
 from pbem.bots import pick
 from pbem.engine.errors import SetupError
 from pbem.engine.game import Decision, apply_facts, decide, new_game
+from pbem.engine.state import GameState
 from pbem.engine.title import load_title
 from pbem.notation import format_action, parse_command
 from pbem.service import parse_context
@@ -35,6 +37,17 @@ class SelfPlay:
         apply_facts(self.state, decision.facts)
         self.history.append((name, action, decision))
         return name, action, decision
+
+
+def positions_at(title: str, seed: int, at: Collection[int], **options: str
+                 ) -> Iterator[GameState]:
+    """The positions of a random game (2 + seed % 5 players) after `at` commands each
+    (those it reaches), in order: for property tests that compare two answers there."""
+    game = SelfPlay(2 + seed % 5, seed, title, **options)
+    while not game.state.finished and len(game.history) < max(at):
+        game.step()
+        if len(game.history) in at:
+            yield game.state
 
 
 def play_whole_game(players: int, seed: int, title: str = "1830", **options: str) -> SelfPlay:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from selfplay import SelfPlay
+from selfplay import positions_at
 
 from pbem.engine.board.map import BoardState, load_map, place_token
 from pbem.engine.board.track import Arrivals, closed_lay_ok, placements
@@ -45,12 +45,9 @@ def compare_every_lay(state: GameState, seen: Counter[str]) -> None:
 ])
 def test_arrivals_answer_as_the_search_on_the_laid_board(
         title: str, seed: int, options: dict[str, str], at: tuple[int, ...]) -> None:
-    game = SelfPlay(2 + seed % 5, seed, title, **options)
     seen: Counter[str] = Counter()
-    while not game.state.finished and len(game.history) < max(at):
-        game.step()
-        if len(game.history) in at:
-            compare_every_lay(game.state, seen)
+    for state in positions_at(title, seed, at, **options):
+        compare_every_lay(state, seen)
     assert seen["True"] and seen["False"], seen  # both answers were compared
 
 

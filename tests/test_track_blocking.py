@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from selfplay import SelfPlay
+from selfplay import positions_at
 
 from pbem.engine.board.routegraph import RouteGraph
 from pbem.engine.board.track import TrackGraph
@@ -39,12 +39,7 @@ def check_blocking(state: GameState) -> int:
     ("1830", 2, (250, 500)),
 ])
 def test_blocking_is_every_stop_that_blocks(title: str, seed: int, at: tuple[int, ...]) -> None:
-    game = SelfPlay(2 + seed % 5, seed, title)
-    blocked = 0
-    while not game.state.finished and len(game.history) < max(at):
-        game.step()
-        if len(game.history) in at:
-            blocked += check_blocking(game.state)
+    blocked = sum(check_blocking(state) for state in positions_at(title, seed, at))
     assert blocked  # off-boards at least: the comparison saw stops that block
 
 

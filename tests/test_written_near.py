@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from selfplay import SelfPlay
+from selfplay import positions_at
 
 from pbem.engine.board import written as written_module
 from pbem.engine.board.legs import direct_run
@@ -88,12 +88,9 @@ def test_written_run_near_its_stops_is_the_run_on_the_region(
 def compared(title: str, seed: int, at: tuple[int, ...],
              compare: Callable[[GameState, Counter[str]], None]) -> Counter[str]:
     """compare(...) at the positions `at` of a random game, what it saw."""
-    game = SelfPlay(2 + seed % 5, seed, title)
     seen: Counter[str] = Counter()
-    while not game.state.finished and len(game.history) < max(at):
-        game.step()
-        if len(game.history) in at:
-            compare(game.state, seen)
+    for state in positions_at(title, seed, at):
+        compare(state, seen)
     return seen
 
 
