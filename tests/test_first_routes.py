@@ -13,6 +13,7 @@ import pytest
 from selfplay import positions_at
 
 from pbem.engine.board.firstroutes import FirstRoutes
+from pbem.engine.board.localtrack import LocalTrack
 from pbem.engine.board.track import Arrivals, TrackGraph, placements
 from pbem.engine.ortrack import exit_edges, near_hexes, phase_colours
 from pbem.engine.state import GameState
@@ -20,13 +21,14 @@ from pbem.engine.state import GameState
 
 def compare_every_lay(state: GameState, seen: Counter[str]) -> None:
     graph = TrackGraph(state.map, state.board)
+    track = LocalTrack(state.map, state.board)
     for corp in sorted(state.corps):
         if not any(True for _ in state.board.stations(corp)):
             continue
         arrivals = Arrivals.of(state.map, state.board, corp)
         found = arrivals.found_reach
         hexes = {coord for coord, _ in found.paths}
-        shared = FirstRoutes(graph, corp)  # questions in turn, as a listing asks them
+        shared = FirstRoutes(track, corp)  # questions in turn, as a listing asks them
         for coord in reversed(near_hexes(state, corp)):
             for tile_id in sorted(t for t, n in state.board.tiles_left.items() if n > 0):
                 for rotation in placements(state.map, state.board, coord, tile_id,
@@ -34,10 +36,13 @@ def compare_every_lay(state: GameState, seen: Counter[str]) -> None:
                     edges = exit_edges(state, coord, tile_id, rotation)
                     whole = coord in hexes or not found.edges.isdisjoint(edges)
                     assert shared.touches(coord, edges) == whole, (corp, coord, tile_id)
-                    assert FirstRoutes(graph, corp).touches(coord, edges) == whole
+                    assert FirstRoutes(track, corp).touches(coord, edges) == whole
                     seen[str(whole)] += 1
         assert not shared.touches("nowhere", ())  # followed to the end: every route
-        assert shared.routes.keys() == arrivals.routes.keys()  # short_routes' states
+        # short_routes' states, those of the TrackGraph named by hex and path
+        assert set(shared.routes) == {(graph.segments[v >> 1].coord,
+                                       graph.segments[v >> 1].index, v & 1)
+                                      for v in arrivals.routes}
         assert shared.hexes == hexes and shared.edges == found.edges
 
 

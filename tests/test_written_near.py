@@ -17,6 +17,7 @@ from selfplay import positions_at
 
 from pbem.engine.board import written as written_module
 from pbem.engine.board.legs import direct_run
+from pbem.engine.board.localtrack import LocalTrack
 from pbem.engine.board.search import RevenueRules
 from pbem.engine.board.written import check_run
 from pbem.engine.errors import RulesError
@@ -26,7 +27,6 @@ from pbem.engine.orrun import (
     revenue_rules,
     route_graph,
     run_summary,
-    track_graph,
     train_specs,
 )
 from pbem.engine.state import GameState
@@ -98,7 +98,7 @@ def direct(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> Any:
     parsed = written_module._parsed(state.map, state.board, explicit)
     if parsed is None:
         return None
-    return direct_run(state.map, track_graph(state.map, state.board), corp,
+    return direct_run(state.map, LocalTrack(state.map, state.board), corp,
                       train_specs(state, corp), parsed, revenue_column(state),
                       revenue_rules(state, corp) or RevenueRules())
 

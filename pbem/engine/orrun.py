@@ -167,8 +167,7 @@ def written_run(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> 
         return check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
                          revenue_column(state), revenue_rules(state, corp),
                          lambda key: cite(state, key), route_graph,
-                         near_only=state.options.get("best_run", "required") != "required",
-                         track=track_graph)
+                         near_only=state.options.get("best_run", "required") != "required")
     except RulesError as exc:
         exc.rule = exc.rule or cite(state, "route")
         raise

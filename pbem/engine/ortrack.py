@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from .board import hexes
 from .board.firstroutes import FirstRoutes
+from .board.localtrack import LocalTrack
 from .board.map import tile_at
 from .board.tiles import Tile, next_colour
 from .board.track import (
@@ -75,7 +76,7 @@ def corp_first_routes(state: GameState, corp: str) -> FirstRoutes:
     """The corporation's routes found breadth first (board.firstroutes), remembered for
     the same board, found as far as the questions asked so far needed."""
     return _per_board(_FIRST_CACHE, state, corp,
-                      lambda: FirstRoutes(track_graph(state.map, state.board), corp), 32)
+                      lambda: FirstRoutes(LocalTrack(state.map, state.board), corp), 32)
 
 
 def forget_boards() -> None:

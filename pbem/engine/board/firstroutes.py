@@ -7,38 +7,39 @@ routes reach (Arrivals.found_reach) answers most tile lays under the open connec
 finds the same routes, in the same order, on the TrackGraph itself, without the
 company's RouteMoves (its region and every state's successors made first), and stops as
 soon as a question is answered: a lay near the stations is proved after a few states.
+It walks a LocalTrack, which reads the hexes the walk comes to, in the TrackGraph's order
+(so the routes are short_routes' own), without a TrackGraph of the whole board.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
-from .track import Node, TrackGraph
+from .localtrack import LocalTrack, State
+from .track import Node
 
 
 class FirstRoutes:
-    """short_routes' routes of `corp` on `graph`, found as questions need them."""
+    """short_routes' routes of `corp` on `track`, found as questions need them."""
 
-    def __init__(self, graph: TrackGraph, corp: str) -> None:
-        self.graph = graph
+    def __init__(self, track: LocalTrack, corp: str) -> None:
+        self.track = track
         self.corp = corp
         self._bit: dict[Node, int] = {}
-        starts: list[Node] = [("stop", c, i) for c, i in graph.board.route_stations(corp)]
+        starts: list[Node] = [("stop", c, i) for c, i in track.board.route_stations(corp)]
         for node in starts:
             self._node_bit(node)
         #: per state found, the nodes of its route (a bit per node)
-        self.routes: dict[int, int] = {}
-        self._queue: list[int] = []
+        self.routes: dict[State, int] = {}
+        self._queue: list[State] = []
         self._next = 0  # the queue's first state not yet followed
         #: the hexes of the segments found, and the hex edges at their ends (Reach.edges)
         self.hexes: set[str] = set()
         self.edges: set[tuple[str, int]] = set()
-        segments = graph.segments
         for node in starts:
-            for seg in graph.at.get(node, []):
-                state = 2 * seg + (0 if segments[seg].ends[0] == node else 1)
+            for state in track.leaving(node):
                 if state not in self.routes:
-                    self._found(state, self._bit[node] | self._node_bit(graph.arrivals[state]))
+                    self._found(state, self._bit[node] | self._node_bit(track.arrival(state)))
 
     def _node_bit(self, node: Node) -> int:
         bit = self._bit.get(node)
@@ -46,19 +47,17 @@ class FirstRoutes:
             bit = self._bit[node] = 1 << len(self._bit)
         return bit
 
-    def _found(self, state: int, route: int) -> None:
+    def _found(self, state: State, route: int) -> None:
         self.routes[state] = route
         self._queue.append(state)
-        seg = state >> 1
-        self.hexes.add(self.graph.segments[seg].coord)
-        self.edges.update(self.graph.reached_ends[seg][1])
+        self.hexes.add(state[0])
+        self.edges.update(self.track.edges(state[:2]))
 
     def touches(self, coord: str, edges: Collection[tuple[str, int]]) -> bool:
         """Whether a route found breadth first takes a segment on hex `coord` or one
         whose hex edge is one of `edges` (touches_reach on Arrivals.found_reach): the
         routes are followed until one does or none is left."""
-        graph, corp, routes, queue = self.graph, self.corp, self.routes, self._queue
-        arrivals = graph.arrivals
+        track, corp, routes, queue = self.track, self.corp, self.routes, self._queue
         while True:
             if coord in self.hexes or not self.edges.isdisjoint(edges):
                 return True
@@ -67,8 +66,8 @@ class FirstRoutes:
             state = queue[self._next]
             self._next += 1
             used = routes[state]
-            for after in graph.successors_of(corp, state):
+            for after in track.successors(corp, state):
                 if after not in routes:
-                    bit = self._node_bit(arrivals[after])
+                    bit = self._node_bit(track.arrival(after))
                     if not used & bit:
                         self._found(after, used | bit)

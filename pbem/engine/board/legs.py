@@ -21,14 +21,15 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .localtrack import LocalTrack, State
 from .map import BoardState, Map, tile_at
 from .routegraph import StopKey
 from .search import Reach, RevenueRules, Route, Run, TrainSpec, fits
-from .track import Node, TrackGraph
+from .track import Node
 
 #: A leg's one way: its directed states in order, and the track it uses (segments and
 #: hex sides).
-Way = tuple[tuple[int, ...], frozenset[Any]]
+Way = tuple[tuple[State, ...], frozenset[Any]]
 
 #: The steps a leg's walk may take before the route graph is asked instead.
 WALK_STEPS = 2_000
@@ -41,7 +42,7 @@ class _Several(Exception):
 
 def direct_run(
     board_map: Map,
-    graph: TrackGraph,
+    track: LocalTrack,
     corp: str,
     trains: Sequence[TrainSpec],
     written: Sequence[tuple[str, list[list[StopKey]]]],
@@ -51,7 +52,7 @@ def direct_run(
     """The run of the `written` routes ((train as written, per token the stops it may
     mean), in the order given) when exactly one reading of them is legal and each of its
     legs has one way on the track; else None (check it on a route graph)."""
-    board = graph.board
+    board = track.board
     specs = _assigned(trains, [name for name, _ in written])
     if specs is None:
         return None
@@ -61,10 +62,9 @@ def direct_run(
     found: list[list[tuple[list[StopKey], list[Way]]]] = []
     ways: dict[tuple[StopKey, StopKey], list[Way]] = {}
     stations = set(board.route_stations(corp))
-    blocking = graph.blocking(corp)
     for reading in itertools.product(*(itertools.product(*o) for _, o in written)):
         try:
-            routes = _realised(graph, reading, stations, blocking, ways)
+            routes = _realised(track, corp, reading, stations, ways)
         except _Several:
             return None
         if routes is not None:
@@ -81,8 +81,7 @@ def direct_run(
     for (name, _), (stops, legs) in zip(written, found[0], strict=True):
         revenue = sum(_value(board_map, board, key, column, values) for key in stops)
         revenue += ends.get(stops[0], 0) + ends.get(stops[-1], 0)
-        segments = tuple((graph.segments[state >> 1].coord, graph.segments[state >> 1].index)
-                         for way in legs for state in way[0])
+        segments = tuple((coord, index) for way in legs for coord, index, _ in way[0])
         result.append(Route(name, tuple(stops), segments, revenue))
     return Run(tuple(result), sum(r.revenue for r in result))
 
@@ -117,15 +116,15 @@ def _value(board_map: Map, board: BoardState, stop: StopKey, column: str,
 
 
 def _realised(
-    graph: TrackGraph,
+    track: LocalTrack,
+    corp: str,
     reading: Sequence[Sequence[StopKey]],
     stations: set[StopKey],
-    blocking: frozenset[Node],
     ways: dict[tuple[StopKey, StopKey], list[Way]],
 ) -> list[tuple[list[StopKey], list[Way]]] | None:
     """One reading's routes with their legs' ways; None when it is not a legal run
     (_Several: a leg has more than one way)."""
-    areas_of = graph.map.hexes
+    areas_of = track.map.hexes
     used: set[Any] = set()
     routes = []
     for stops in reading:
@@ -135,13 +134,13 @@ def _realised(
         named = [a for a in areas if a is not None]
         if len(set(named)) < len(named):
             return None
-        if any(("stop", *stop) in blocking for stop in stops[1:-1]):
+        if any(track.blocks(("stop", *stop), corp) for stop in stops[1:-1]):
             return None
         legs = []
         for leg in itertools.pairwise(stops):
             got = ways.get(leg)
             if got is None:
-                got = ways[leg] = _ways(graph, ("stop", *leg[0]), ("stop", *leg[1]))
+                got = ways[leg] = _ways(track, ("stop", *leg[0]), ("stop", *leg[1]))
             if not got:
                 return None
             if len(got) > 1:
@@ -155,31 +154,29 @@ def _realised(
     return routes
 
 
-def _ways(graph: TrackGraph, start: Node, goal: Node) -> list[Way]:
+def _ways(track: LocalTrack, start: Node, goal: Node) -> list[Way]:
     """The ways from stop `start` to stop `goal` through hex sides only, using no
     segment or side twice: all of them when there are none or one, else two
     (_Several when the walk takes more than WALK_STEPS steps)."""
-    segments, arrivals = graph.segments, graph.arrivals
     empty: frozenset[Any] = frozenset()
-    todo: list[tuple[int, tuple[int, ...], frozenset[Any]]] = [
-        (2 * seg + (0 if segments[seg].ends[0] == start else 1), (), empty)
-            for seg in graph.at.get(start, ())]
+    todo: list[tuple[State, tuple[State, ...], frozenset[Any]]] = [
+        (state, (), empty) for state in track.leaving(start)]
     found: list[Way] = []
     steps = 0
     while todo:
-        state, states, track = todo.pop()
+        state, states, used = todo.pop()
         steps += 1
         if steps > WALK_STEPS:
             raise _Several
-        seg, node = state >> 1, arrivals[state]
-        if seg in track or node in track:
+        seg, node = state[:2], track.arrival(state)
+        if seg in used or node in used:
             continue
         states += (state,)
         if node == goal:
-            found.append((states, track | {seg}))
+            found.append((states, used | {seg}))
             if len(found) > 1:
                 break
         elif node[0] == "side":
-            track = track | {seg, node}
-            todo.extend((after, states, track) for after in graph.onward_states(state))
+            used = used | {seg, node}
+            todo.extend((after, states, used) for after in track.onward(state))
     return found

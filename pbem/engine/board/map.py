@@ -97,6 +97,11 @@ class Map:
         return table
 
     @cached_property
+    def hex_order(self) -> dict[str, int]:
+        """Each hex's place in `hexes` (the order of a TrackGraph's segments)."""
+        return {coord: number for number, coord in enumerate(self.hexes)}
+
+    @cached_property
     def path_nodes_memo(self) -> dict[tuple[str, int, int], Any]:
         """track.path_nodes' memo: per (hex, tile, rotation) the track graph's nodes
         of the tile's paths (the map holds its tiles, so their ids stay theirs)."""
@@ -108,8 +113,14 @@ class Map:
         return {}
 
     @cached_property
+    def hex_leaving_memo(self) -> dict[tuple[str, tuple[str, int] | None], Any]:
+        """localtrack.hex_leaving's memo: per (hex, laid tile or None) the ways out of
+        each node of its track."""
+        return {}
+
+    @cached_property
     def hex_track_memo(self) -> dict[tuple[str, tuple[str, int] | None], Any]:
-        """track._hex_track's memo: per (hex, laid tile or None) its stops and segments."""
+        """track.hex_track's memo: per (hex, laid tile or None) its stops and segments."""
         return {}
 
     def side(self, coord: str, edge: int) -> tuple[str, int]:

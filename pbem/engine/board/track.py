@@ -323,7 +323,7 @@ class _Shape:
         #: per segment, the stops and edges of its hex at its ends (Reach)
         self.reached_ends: list[EndsReached] = []
         for coord in board_map.hexes:
-            stops, segments, ends = _hex_track(board_map, coord, board.tiles.get(coord))
+            stops, segments, ends = hex_track(board_map, coord, board.tiles.get(coord))
             self.stops.update(stops)
             self.reached_ends.extend(ends)
             for segment in segments:
@@ -399,7 +399,7 @@ def _shape(board_map: Map, board: BoardState) -> _Shape:
 EndsReached = tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
 
 
-def _hex_track(board_map: Map, coord: str, laid: tuple[str, int] | None
+def hex_track(board_map: Map, coord: str, laid: tuple[str, int] | None
                ) -> tuple[dict[Node, tuple[str, int]], tuple[Segment, ...],
                           tuple[EndsReached, ...]]:
     """The stops (kind, slots), the segments and the ends of each segment of hex `coord`

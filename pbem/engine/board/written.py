@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import AmbiguousError, RulesError
 from .legs import direct_run
+from .localtrack import LocalTrack
 from .map import BoardState, Map, tile_at
 from .routegraph import RouteGraph, StopKey
 from .search import (
@@ -31,7 +32,6 @@ from .search import (
     fits,
     search_for,
 )
-from .track import TrackGraph
 
 _STOP = re.compile(r"^\s*([A-Za-z]\s*\d{1,3})\s*(?:[./]\s*(\d))?\s*$")
 
@@ -87,7 +87,6 @@ def check_run(
     cite: Callable[[str], str | None] = lambda key: None,
     make_graph: GraphMaker = RouteGraph,
     near_only: bool = False,
-    track: Callable[[Map, BoardState], TrackGraph] = TrackGraph,
 ) -> Run:
     """Check routes a player wrote and realise them on the track.
 
@@ -101,14 +100,13 @@ def check_run(
     route search on the graph afterwards (no best run to compare); the same run when the
     routes are legal, and anything else is checked again on the company's region, for
     the same sentences.  Before that, on the board's track itself when each leg has one
-    way (legs.direct_run: no route graph at all; `track` makes the position's
-    TrackGraph).
+    way (legs.direct_run: no route graph at all, only the hexes the legs walk).
     """
     rules = rules or RevenueRules()
     if near_only:
         parsed = _parsed(board_map, board, explicit)
         if parsed is not None:
-            run = direct_run(board_map, track(board_map, board), corp, trains, parsed,
+            run = direct_run(board_map, LocalTrack(board_map, board), corp, trains, parsed,
                              column, rules)
             if run is not None:
                 return run
