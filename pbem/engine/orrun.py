@@ -5,8 +5,9 @@ besides paying out and withholding)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
+from .board.localtrack import LocalTrack
 from .board.map import BoardState, Map
 from .board.routegraph import RouteGraph, StopKey
 from .board.search import Run, TrainSpec, beats, best_run
@@ -50,11 +51,12 @@ def remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
 
 
 def forget_runs() -> None:
-    """Empty the caches of remember(), route_graph() and track_graph() (a benchmark timing a whole
-    replay starts from nothing, as a new process does)."""
+    """Empty the caches of remember(), route_graph(), track_graph() and local_track() (a
+    benchmark timing a whole replay starts from nothing, as a new process does)."""
     _CACHE.clear()
     _GRAPHS.clear()
     _TRACKS.clear()
+    _LOCAL.clear()
 
 
 def position_key(board_map: Map, board: BoardState) -> tuple[Any, ...]:
@@ -67,18 +69,32 @@ def position_key(board_map: Map, board: BoardState) -> tuple[Any, ...]:
 
 _GRAPHS: dict[tuple[Any, ...], RouteGraph] = {}
 _TRACKS: dict[tuple[Any, ...], TrackGraph] = {}
+_LOCAL: dict[tuple[Any, ...], LocalTrack] = {}
+Track = TypeVar("Track", TrackGraph, LocalTrack)
+
+
+def _per_position(cache: dict[tuple[Any, ...], Track], board_map: Map, board: BoardState,
+                  make: Callable[[Map, BoardState], Track]) -> Track:
+    """make(board_map, board), remembered for the same position (the last 16)."""
+    key = position_key(board_map, board)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= 16:
+            cache.clear()
+        found = cache[key] = make(board_map, board)
+    return found
 
 
 def track_graph(board_map: Map, board: BoardState) -> TrackGraph:
     """The position's TrackGraph, remembered for the same position (the track searches of
     laying, placing stations and running share it)."""
-    key = position_key(board_map, board)
-    found = _TRACKS.get(key)
-    if found is None:
-        if len(_TRACKS) >= 16:
-            _TRACKS.clear()
-        found = _TRACKS[key] = TrackGraph(board_map, board)
-    return found
+    return _per_position(_TRACKS, board_map, board, TrackGraph)
+
+
+def local_track(board_map: Map, board: BoardState) -> LocalTrack:
+    """The position's LocalTrack (its hexes' track read as walks come to them),
+    remembered for the same position: the walks of its questions share what they read."""
+    return _per_position(_LOCAL, board_map, board, LocalTrack)
 
 
 def route_graph(board_map: Map, board: BoardState, corp: str, column: str | int,
@@ -167,7 +183,8 @@ def written_run(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> 
         return check_run(state.map, state.board, corp, train_specs(state, corp), explicit,
                          revenue_column(state), revenue_rules(state, corp),
                          lambda key: cite(state, key), route_graph,
-                         near_only=state.options.get("best_run", "required") != "required")
+                         near_only=state.options.get("best_run", "required") != "required",
+                         local=local_track)
     except RulesError as exc:
         exc.rule = exc.rule or cite(state, "route")
         raise

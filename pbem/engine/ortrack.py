@@ -8,8 +8,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .board import hexes
-from .board.firstroutes import FirstRoutes
-from .board.localtrack import LocalTrack
+from .board.firstroutes import FirstRoutes, proves_closed_lay
 from .board.map import tile_at
 from .board.tiles import Tile, next_colour
 from .board.track import (
@@ -26,7 +25,7 @@ from .board.track import (
 from .context import Ctx, money, require
 from .errors import AmbiguousError, RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
-from .orrun import position_key, revenue_column, track_graph
+from .orrun import local_track, position_key, revenue_column, track_graph
 from .registry import book, cite
 from .state import BANK, GameState, corp_holder
 
@@ -76,7 +75,7 @@ def corp_first_routes(state: GameState, corp: str) -> FirstRoutes:
     """The corporation's routes found breadth first (board.firstroutes), remembered for
     the same board, found as far as the questions asked so far needed."""
     return _per_board(_FIRST_CACHE, state, corp,
-                      lambda: FirstRoutes(LocalTrack(state.map, state.board), corp), 32)
+                      lambda: FirstRoutes(local_track(state.map, state.board), corp), 32)
 
 
 def forget_boards() -> None:
@@ -493,7 +492,13 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
                                                                          rotation)):
             return True
     elif reach is None:
-        # the same with the closed rule, whose test reads the routes' arrivals too
+        # the same with the closed rule, whose test reads the routes' arrivals too: first
+        # what the routes found so far prove, then the routes found whole (Arrivals)
+        if proves_closed_lay(corp_first_routes(state, corp), coord, tile_id, rotation,
+                             touches_reach(state, NOTHING, corp, coord, tile_id, rotation),
+                             exit_edges(state, coord, tile_id, rotation),
+                             revenue_column(state), rule != "strict"):
+            return True
         found = corp_arrivals(state, corp).found_reach
         if touches_reach(state, found, corp, coord, tile_id, rotation) and \
                 _closed_ok(state, corp, coord, tile_id, rotation, found, rule):

@@ -202,9 +202,11 @@ class GameState:
 
     # -- copying and comparing -------------------------------------------------
     def clone(self) -> GameState:
-        """A copy sharing nothing mutable with this state (faster than deepcopy)."""
+        """A copy sharing nothing mutable with this state (faster than deepcopy); it
+        shares the rules and the map read for this state (immutable, and the options
+        are the same)."""
         board = self.board
-        return GameState(
+        copy = GameState(
             title=self.title,
             options=dict(self.options),
             seed=self.seed,
@@ -232,6 +234,10 @@ class GameState:
             over_limit={p: list(cs) for p, cs in self.over_limit.items()},
             notes=plain_copy(self.notes),
         )
+        for read in ("_rules", "_map"):
+            if read in self.__dict__:
+                copy.__dict__[read] = self.__dict__[read]
+        return copy
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -51,6 +51,7 @@ class LocalTrack:
         self._order = board_map.hex_order
         self._segments: dict[str, tuple[Segment, ...]] = {}
         self._leaving: dict[str, Leaving] = {}
+        self._leaving_node: dict[Node, list[State]] = {}
         self._arrival: dict[State, Node] = {}
         self._onward: dict[State, list[State]] = {}
 
@@ -72,6 +73,15 @@ class LocalTrack:
         coord, index = seg
         return hex_track(self.map, coord, self._tiles.get(coord))[2][index][1]
 
+    def stops_at(self, seg: tuple[str, int]) -> tuple[tuple[str, int], ...]:
+        """The stops at the segment's ends, as (hex, stop index) (TrackGraph.reached_ends)."""
+        coord, index = seg
+        return hex_track(self.map, coord, self._tiles.get(coord))[2][index][0]
+
+    def arriving(self, node: Node) -> list[State]:
+        """The states arriving at `node` (TrackGraph.arriving, in another order)."""
+        return [(c, i, 1 - w) for c, i, w in self.leaving(node)]
+
     def _hexes_at(self, node: Node) -> list[str]:
         """The hexes with track that may end at `node`, in the map's order."""
         if node[0] == "stop":
@@ -84,8 +94,11 @@ class LocalTrack:
     def leaving(self, node: Node) -> list[State]:
         """The states leaving `node`, in the TrackGraph's order (its segments by hex in
         the map's order, then by path index)."""
-        return [(c, i, w) for c in self._hexes_at(node)
-                for i, w in self._ways_out(c).get(node, ())]
+        found = self._leaving_node.get(node)
+        if found is None:
+            found = self._leaving_node[node] = [
+                (c, i, w) for c in self._hexes_at(node) for i, w in self._ways_out(c).get(node, ())]
+        return found
 
     def arrival(self, state: State) -> Node:
         """The node `state` arrives at."""

@@ -87,6 +87,7 @@ def check_run(
     cite: Callable[[str], str | None] = lambda key: None,
     make_graph: GraphMaker = RouteGraph,
     near_only: bool = False,
+    local: Callable[[Map, BoardState], LocalTrack] = LocalTrack,
 ) -> Run:
     """Check routes a player wrote and realise them on the track.
 
@@ -100,13 +101,14 @@ def check_run(
     route search on the graph afterwards (no best run to compare); the same run when the
     routes are legal, and anything else is checked again on the company's region, for
     the same sentences.  Before that, on the board's track itself when each leg has one
-    way (legs.direct_run: no route graph at all, only the hexes the legs walk).
+    way (legs.direct_run: no route graph at all, only the hexes the legs walk, on the
+    LocalTrack `local` makes).
     """
     rules = rules or RevenueRules()
     if near_only:
         parsed = _parsed(board_map, board, explicit)
         if parsed is not None:
-            run = direct_run(board_map, LocalTrack(board_map, board), corp, trains, parsed,
+            run = direct_run(board_map, local(board_map, board), corp, trains, parsed,
                              column, rules)
             if run is not None:
                 return run
