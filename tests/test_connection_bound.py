@@ -4,7 +4,8 @@ that counts fewer has no route there (a route counts every stop it passes, Opera
 Trains p.21), so the route search is not asked.  The bound must never refuse a train
 the search finds a route for: compared here with the search for every company that may
 connect and every train length, at each run of two 1870 logs of 18xx.games (random
-games seldom connect)."""
+games seldom connect).  The answer remembered with the hexes it read
+(orrun.fewest_stops) is the answer of a walk on the position."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pbem.engine.board.map import BoardState, load_map, place_token
+from pbem.engine.orrun import fewest_stops as remembered
 from pbem.engine.orrun import track_graph
 from pbem.engine.state import GameState
 from pbem.engine.titles.t1870.connection import (
@@ -46,6 +48,9 @@ def compare_every_company(state: GameState, seen: Counter[str]) -> None:
                 assert fewest is not None and fewest <= distance, (corp, distance, fewest)
             within = graph.fewest_stops(home, destination_stops(state, corp), corp, distance)
             assert within == (fewest if fewest is not None and fewest <= distance else None)
+            # remembered from an earlier position where the hexes it read are the same
+            assert remembered(state.map, state.board, home, destination_stops(state, corp),
+                              corp, distance) == within
             seen["bound refuses" if fewest is None or fewest > distance
                  else "search refuses" if not found else "route"] += 1
 

@@ -4,9 +4,10 @@ besides paying out and withholding)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeVar
 
+from .board.legs import forget_ways
 from .board.localtrack import LocalTrack
 from .board.map import BoardState, Map
 from .board.routegraph import RouteGraph, StopKey
@@ -51,12 +52,15 @@ def remember(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
 
 
 def forget_runs() -> None:
-    """Empty the caches of remember(), route_graph(), track_graph() and local_track() (a
-    benchmark timing a whole replay starts from nothing, as a new process does)."""
+    """Empty the caches of remember(), route_graph(), track_graph(), local_track(),
+    fewest_stops() and the written legs' ways (a benchmark timing a whole replay starts
+    from nothing, as a new process does)."""
     _CACHE.clear()
     _GRAPHS.clear()
     _TRACKS.clear()
     _LOCAL.clear()
+    _FEWEST.clear()
+    forget_ways()
 
 
 def position_key(board_map: Map, board: BoardState) -> tuple[Any, ...]:
@@ -95,6 +99,34 @@ def local_track(board_map: Map, board: BoardState) -> LocalTrack:
     """The position's LocalTrack (its hexes' track read as walks come to them),
     remembered for the same position: the walks of its questions share what they read."""
     return _per_position(_LOCAL, board_map, board, LocalTrack)
+
+
+_FEWEST: dict[tuple[Any, ...], tuple[tuple[tuple[str, Any, Any], ...], int | None]] = {}
+
+
+def fewest_stops(board_map: Map, board: BoardState, start: StopKey,
+                 goals: Collection[StopKey], corp: str, most: int | None) -> int | None:
+    """TrackGraph.fewest_stops on the position, remembered with the hexes it read:
+    asked again where those hexes have the same tiles and stations (and the company's
+    destination marker is where it was), it is the same answer without a walk, nor a
+    TrackGraph of the position (1870 asks it for every company that may connect after
+    every turn, when one hex at most has changed)."""
+    marker = board.markers.get(f"destination:{corp}")
+    key = (id(board_map), start, tuple(sorted(goals)), corp, most, repr(marker))
+    known = _FEWEST.get(key)
+    if known is not None and all(board.tiles.get(c) == tile and _stations(board, c) == at
+                                 for c, tile, at in known[0]):
+        return known[1]
+    read: set[str] = set()
+    answer = track_graph(board_map, board).fewest_stops(start, goals, corp, most, read)
+    if len(_FEWEST) >= 512:
+        _FEWEST.clear()
+    _FEWEST[key] = (tuple((c, board.tiles.get(c), _stations(board, c)) for c in read), answer)
+    return answer
+
+
+def _stations(board: BoardState, coord: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(stop) for stop in board.tokens.get(coord, ()))
 
 
 def route_graph(board_map: Map, board: BoardState, corp: str, column: str | int,

@@ -154,10 +154,37 @@ def _realised(
     return routes
 
 
+#: the ways of legs walked before, by (map, start, goal): the tiles of the hexes the
+#: walk read, and the ways found
+_WAYS: dict[tuple[int, Node, Node], tuple[tuple[tuple[str, Any], ...], list[Way]]] = {}
+
+
+def forget_ways() -> None:
+    """Empty the memo of _ways (a benchmark timing a replay starts from nothing)."""
+    _WAYS.clear()
+
+
 def _ways(track: LocalTrack, start: Node, goal: Node) -> list[Way]:
+    """_walk(...), remembered with the tiles of the hexes it read: where they are the
+    same, so are the ways (a company runs much the same routes turn after turn)."""
+    tiles = track.board.tiles
+    key = (id(track.map), start, goal)
+    known = _WAYS.get(key)
+    if known is not None and all(tiles.get(c) == laid for c, laid in known[0]):
+        return known[1]
+    read: set[str] = {start[1]}
+    found = _walk(track, start, goal, read)
+    if len(_WAYS) >= 2048:
+        _WAYS.clear()
+    _WAYS[key] = (tuple((c, tiles.get(c)) for c in read), found)
+    return found
+
+
+def _walk(track: LocalTrack, start: Node, goal: Node, read: set[str]) -> list[Way]:
     """The ways from stop `start` to stop `goal` through hex sides only, using no
     segment or side twice: all of them when there are none or one, else two
-    (_Several when the walk takes more than WALK_STEPS steps)."""
+    (_Several when the walk takes more than WALK_STEPS steps).  `read` gets the hexes
+    whose track the walk read."""
     empty: frozenset[Any] = frozenset()
     todo: list[tuple[State, tuple[State, ...], frozenset[Any]]] = [
         (state, (), empty) for state in track.leaving(start)]
@@ -178,5 +205,8 @@ def _ways(track: LocalTrack, start: Node, goal: Node) -> list[Way]:
                 break
         elif node[0] == "side":
             used = used | {seg, node}
+            across = node[1] if node[1] != state[0] else track.map.neighbour(node[1], node[2])
+            if across is not None:
+                read.add(across)
             todo.extend((after, states, used) for after in track.onward(state))
     return found

@@ -483,14 +483,17 @@ class TrackGraph:
         return found
 
     def fewest_stops(self, start: tuple[str, int], goals: Collection[tuple[str, int]],
-                     corp: str, most: int | None = None) -> int | None:
+                     corp: str, most: int | None = None, read: set[str] | None = None
+                     ) -> int | None:
         """The fewest stops, both ends counted, that a walk along the track from stop
         `start` to one of `goals` passes without passing a stop that blocks `corp`, or
         None when no walk joins them (with `most`: none passing at most `most` stops; the
         walks stop looking there).  A route counts every stop it passes (1830 6.4.1, 1870
         p.21), so no train that counts fewer stops has a route between them: a bound
         asked before a route search (a walk may turn back or reuse track, a route may
-        not)."""
+        not).  `read`: gets the hexes whose track and stations the answer read (the
+        hexes of the stops and sides the walks came to): with the same tiles and
+        stations there, and the same destination marker, the answer is the same."""
         first: Node = ("stop", *start)
         targets = {("stop", c, i) for c, i in goals}
         best: dict[Node, int] = {first: 1}
@@ -501,6 +504,10 @@ class TrackGraph:
             cost = best[node]
             if most is not None and cost > most:
                 return None  # the ring is in order of cost: every walk left passes more
+            if read is not None:
+                read.add(node[1])
+                if node[0] == "side" and (across := self.map.neighbour(node[1], node[2])):
+                    read.add(across)
             if node in targets:
                 return cost  # the first goal taken off the ring is the nearest
             if node != first and self.blocks(node, corp):

@@ -35,6 +35,7 @@ from ...market import operating_order
 from ...operating import next_corporation
 from ...orrun import (
     describe_run,
+    fewest_stops,
     remember,
     revenue_column,
     revenue_rules,
@@ -132,7 +133,6 @@ def eligible(state: GameState, corp: str) -> bool:
     if not may_connect(state, corp):
         return False
     destinations = destination_stops(state, corp)
-    graph = track_graph(state.map, state.board)
     train = longest_train(state, corp)
     if state.options.get("connection_check", "train") == "track":
         train = (train[0], None)
@@ -141,9 +141,10 @@ def eligible(state: GameState, corp: str) -> bool:
     if isinstance(train[1], int):
         # no walk from home to the destination, or none short enough for the train
         # (the cheapest questions first)
-        if graph.fewest_stops(home, destinations, corp, train[1]) is None:
+        if fewest_stops(state.map, state.board, home, destinations, corp, train[1]) is None:
             return False
-    elif not any(stop in graph.region_stops(corp) for stop in destinations):
+    elif not any(stop in track_graph(state.map, state.board).region_stops(corp)
+                 for stop in destinations):
         return False  # its stations' track does not touch the destination
     reached = corp_reach(state, corp).stops
     if not any(stop in reached for stop in destinations):
