@@ -109,8 +109,8 @@ def fewest_stops(board_map: Map, board: BoardState, start: StopKey,
     """TrackGraph.fewest_stops on the position, remembered with the hexes it read:
     asked again where those hexes have the same tiles and stations (and the company's
     destination marker is where it was), it is the same answer without a walk, nor a
-    TrackGraph of the position (1870 asks it for every company that may connect after
-    every turn, when one hex at most has changed)."""
+    TrackGraph of the position (a title's connection rule may ask it for every company
+    after every turn, when one hex at most has changed)."""
     marker = board.markers.get(f"destination:{corp}")
     key = (id(board_map), start, tuple(sorted(goals)), corp, most, repr(marker))
     known = _FEWEST.get(key)
