@@ -484,31 +484,39 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
     route).  ``reach``: corp_reach(state, corp), ``arrivals``: corp_arrivals(state, corp),
     when the caller has them (a listing asks for every candidate)."""
     rule = state.options.get("tile_lay", "open")
-    if reach is None and rule not in CLOSED_RULES:
-        # first what the routes found breadth first reach (part of the reach: the test
-        # can only say yes more often with more), found only as far as it takes
-        if touches_reach(state, NOTHING, corp, coord, tile_id, rotation) or \
-                corp_first_routes(state, corp).touches(coord, exit_edges(state, coord, tile_id,
-                                                                         rotation)):
+    if reach is None:
+        # first what the routes found breadth first prove (part of the reach: the tests
+        # can only say yes more often with more): those found whole when a listing has
+        # made them for this position (Arrivals), else those found so far, followed only
+        # as far as it takes (FirstRoutes: the same routes)
+        known = _ARRIVALS_CACHE.get((position_key(state.map, state.board), corp))
+        if known is None and _first_routes_prove(state, corp, coord, tile_id, rotation, rule):
             return True
-    elif reach is None:
-        # the same with the closed rule, whose test reads the routes' arrivals too: first
-        # what the routes found so far prove, then the routes found whole (Arrivals)
-        if proves_closed_lay(corp_first_routes(state, corp), coord, tile_id, rotation,
-                             touches_reach(state, NOTHING, corp, coord, tile_id, rotation),
-                             exit_edges(state, coord, tile_id, rotation),
-                             revenue_column(state), rule != "strict"):
-            return True
-        found = corp_arrivals(state, corp).found_reach
-        if touches_reach(state, found, corp, coord, tile_id, rotation) and \
-                _closed_ok(state, corp, coord, tile_id, rotation, found, rule):
-            return True
+        if known is not None or rule in CLOSED_RULES:
+            found = (known or corp_arrivals(state, corp)).found_reach
+            if touches_reach(state, found, corp, coord, tile_id, rotation) and (
+                    rule not in CLOSED_RULES or
+                    _closed_ok(state, corp, coord, tile_id, rotation, found, rule)):
+                return True
     reach = reach or corp_reach(state, corp)
     if not touches_reach(state, reach, corp, coord, tile_id, rotation):
         return False
     if rule in CLOSED_RULES:
         return _closed_ok(state, corp, coord, tile_id, rotation, reach, rule, arrivals)
     return True
+
+
+def _first_routes_prove(state: GameState, corp: str, coord: str, tile_id: str,
+                        rotation: int, rule: str) -> bool:
+    """Whether the routes found breadth first so far (corp_first_routes) prove the lay
+    (the open rule: one reaches the new tile; a closed one: firstroutes.proves_closed_lay)."""
+    first = corp_first_routes(state, corp)
+    at_stations = touches_reach(state, NOTHING, corp, coord, tile_id, rotation)
+    edges = exit_edges(state, coord, tile_id, rotation)
+    if rule not in CLOSED_RULES:
+        return at_stations or first.touches(coord, edges)
+    return proves_closed_lay(first, coord, tile_id, rotation, at_stations, edges,
+                             revenue_column(state), rule != "strict")
 
 
 def _closed_ok(state: GameState, corp: str, coord: str, tile_id: str, rotation: int,
