@@ -118,13 +118,7 @@ def create_game(
     if referee:
         check_address(referee)
     rules = load_title(title)
-    opts, moderation = split_options(dict(options))
-    opts.setdefault("seating", seating)
-    resolved = rules.resolve_options(opts)
-    try:
-        moderation = check_options(moderation)
-    except ModerationError as exc:
-        raise SetupError(str(exc)) from exc
+    resolved, moderation = game_options(rules, options, seating)
     names = [name for name, _ in players]
     emails = dict(players)
     seated = seat_players(names, seed, resolved["seating"])
@@ -141,6 +135,20 @@ def create_game(
         if Moderation.of(moderation).has_deadlines:  # the first decision's deadline
             reschedule(store, game_id, initial(store, game_id), now, "setup")
     return NewGame(game_id, seated, keys, referee_key)
+
+
+def game_options(rules: Title, options: dict[str, str], seating: str
+                 ) -> tuple[dict[str, str], dict[str, str]]:
+    """A new game's options as recorded, checked: the rules' options resolved (defaults,
+    what presets set, the given ones; ``seating`` unless given) and the moderation
+    options (docs/moderation.md). Raises SetupError saying what is wrong."""
+    opts, moderation = split_options(dict(options))
+    opts.setdefault("seating", seating)
+    resolved = rules.resolve_options(opts)
+    try:
+        return resolved, check_options(moderation)
+    except ModerationError as exc:
+        raise SetupError(str(exc)) from exc
 
 
 # -- loading ------------------------------------------------------------------------------------
