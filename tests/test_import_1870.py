@@ -25,13 +25,12 @@ from pbem.engine.market import operating_order
 from pbem.engine.orrun import revenue_column, revenue_rules, train_specs
 from pbem.engine.state import GameState
 from pbem.engine.titles.t1870 import connection
-from pbem.importer import export_game, import_log, outcome
-from pbem.importer.positions import CONNECTION, run_positions
-from pbem.importer import replay
+from pbem.importer import export_game, import_log, outcome, replay
 from pbem.importer.options import READ_BY
+from pbem.importer.positions import CONNECTION, run_positions
 from pbem.importer.replay import Imported, Replay
-from pbem.importer.t1870 import TRACK_READING, asks_connections
 from pbem.importer.sitelog import SiteLog, read_log
+from pbem.importer.t1870 import TRACK_READING, asks_connections
 from pbem.notation import format_action, parse_command
 from pbem.store import Store, open_store
 
