@@ -167,7 +167,6 @@ def to_html(directory: Path, title: str, text: str, image_src: str | None = None
 #: The longest line of the HTML source that ``few_lines`` makes by joining lines (RFC
 #: 5322 allows 998 characters before the line end in a 7bit part).
 HTML_LINE = 900
-_PRE_BLOCK = re.compile(r"(<pre\b[^>]*>)(.*?)(?=</pre>)", re.S)
 
 
 def few_lines(page: str) -> str:
@@ -180,33 +179,44 @@ def few_lines(page: str) -> str:
     An SMTP server reads a mail line by line (aiosmtpd: about 4 us of CPU a line), and a
     7bit part may have lines of 998 characters where quoted-printable breaks them at
     76; the text part keeps its lines of at most 78 columns for the players."""
-    return _PRE_BLOCK.sub(_joined_pre,
-                          page.encode("ascii", "xmlcharrefreplace").decode("ascii"))
+    if not page.isascii():
+        page = page.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    pieces: list[str] = []
+    at = 0
+    while (pre := _PRE.search(page, at)) is not None:
+        end = page.find("</pre>", pre.end())
+        if end < 0:
+            break
+        pieces += [page[at:pre.end()], _joined(page, pre.end(), end)]
+        at = end
+    pieces.append(page[at:])
+    return "".join(pieces)
 
 
-def _joined_pre(match: re.Match[str]) -> str:
-    """One ``<pre>`` and its content with few lines (``few_lines``); the first and the
-    last line count what stands beside them on the page's lines (the start tag...)."""
-    page, content = match.string, match[2]
+def _joined(page: str, start: int, end: int) -> str:
+    """The content of a ``<pre>`` (``page[start:end]``) with few lines (``few_lines``);
+    its first and last line count what stands beside them on the page's lines (the
+    start tag...)."""
+    content = page[start:end]
     head = "\n" if content.startswith("\n") else ""
     tail = "\n" if content.endswith("\n") and len(content) > len(head) else ""
     lines = content[len(head):len(content) - len(tail)].split("\n")
     sizes = [len(line) for line in lines]
     if not head:  # the line of the start tag
-        sizes[0] += match.start(2) - (page.rfind("\n", 0, match.start(2)) + 1)
+        sizes[0] += start - (page.rfind("\n", 0, start) + 1)
     if not tail:  # the line of the end tag
-        after = page.find("\n", match.end())
-        sizes[-1] += (len(page) if after < 0 else after) - match.end()
-    out: list[list[str]] = [[lines[0]]]
+        after = page.find("\n", end)
+        sizes[-1] += (len(page) if after < 0 else after) - end
+    groups: list[list[str]] = [[lines[0]]]
     width = sizes[0]
     for line, size in zip(lines[1:], sizes[1:], strict=True):
         if width + 4 + size <= HTML_LINE:
-            out[-1].append(line)
+            groups[-1].append(line)
             width += 4 + size
         else:
-            out.append([line])
+            groups.append([line])
             width = size
-    return match[1] + head + "\n".join("<br>".join(group) for group in out) + tail
+    return head + "\n".join("<br>".join(group) for group in groups) + tail
 
 
 @lru_cache(maxsize=64)
@@ -244,6 +254,8 @@ _COLOURS = {"Not done:": "#b3261e", "Results:": "#1b6e20", "Ignored lines:": "#8
 
 def _heading(line: str) -> str | None:
     """A section heading in colour, or None for any other line."""
+    if not line.endswith(":"):  # every heading does (most lines are none)
+        return None
     if line in _COLOURS:
         return f'<b style="color:{_COLOURS[line]}">{html.escape(line)}</b>'
     if _HEADING.match(line):
