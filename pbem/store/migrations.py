@@ -273,6 +273,19 @@ def m0007_outbox_mail(db: Database) -> None:
     ])
 
 
+def m0008_lower_case_lookups(db: Database) -> None:
+    """Indexes for the lookups that compare addresses in lower case, which could not use
+    the indexes on the addresses as written: the reply caps counting a recipient's mails
+    (``outbox_count``, on every inbound mail) read the whole of 0002's index, 35 ms at
+    200,000 mails sent (0.01 ms with this one, which takes its place); the question
+    whether an address is a referee's (``is_known_address``) read every game."""
+    _run(db, [
+        "CREATE INDEX outbox_recipient_lower ON outbox (lower(recipient), purpose, created)",
+        "DROP INDEX outbox_recipient_purpose",
+        "CREATE INDEX games_referee_lower ON games (lower(referee))",
+    ])
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
@@ -281,6 +294,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("0005_seats_and_referee", m0005_seats_and_referee),
     ("0006_snapshots", m0006_snapshots),
     ("0007_outbox_mail", m0007_outbox_mail),
+    ("0008_lower_case_lookups", m0008_lower_case_lookups),
 ]
 
 
