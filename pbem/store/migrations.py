@@ -286,6 +286,14 @@ def m0008_lower_case_lookups(db: Database) -> None:
     ])
 
 
+def m0009_outbox_mail_wire(db: Database) -> None:
+    """``outbox_mail.wire``: 1 when the mail's bytes are as SMTP's DATA carries them (CRLF
+    line ends, no line starting with a dot), known as the mail was written; the sender
+    then sends them as they are without looking at the whole mail again (a quarter of a
+    millisecond for 80 KB). 0 for the mails queued before: the sender looks."""
+    db.execute("ALTER TABLE outbox_mail ADD COLUMN wire INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
@@ -295,6 +303,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("0006_snapshots", m0006_snapshots),
     ("0007_outbox_mail", m0007_outbox_mail),
     ("0008_lower_case_lookups", m0008_lower_case_lookups),
+    ("0009_outbox_mail_wire", m0009_outbox_mail_wire),
 ]
 
 
