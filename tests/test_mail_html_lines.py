@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import html
 import re
+from email import message_from_bytes
 from email.message import EmailMessage
+from email.policy import default
 from pathlib import Path
 
 import pytest
-from mailtable import Table
+from mailtable import NOW, Table
 from test_archive_browser import needs_chromium, screenshot
 
+from pbem import service
+from pbem.mail.outbound import compose
+from pbem.mail.outbound.compose import message_id
+from pbem.mail.outbound.notify import Activity, game_over_mail
 from pbem.mail.outbound.templates import HTML_LINE, few_lines
 
 PRE = re.compile(r"(<pre\b[^>]*>)(.*?)(</pre>)", re.S)
@@ -95,3 +101,39 @@ def test_a_browser_shows_the_html_part_as_before(table: Table, tmp_path: Path) -
 
     now, before = (Image.open(shot).convert("RGB") for shot in shots)
     assert ImageChops.difference(now, before).getbbox() is None
+
+
+def test_a_mail_near_its_limit_keeps_its_line_ends_for_a_larger_picture(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each <br> is 2 bytes more than the line end it stands for: where the picture that
+    fits the mail with a line end for each line would not fit it in few lines, the
+    HTML keeps its line ends, so the picture is never smaller for the joining. Limits
+    stepped down across the picture's edge: at each, the mail within the limit and its
+    picture the one the HTML with its line ends gets; in few lines but near the edge."""
+    table.send("Ann", "buy SV")
+    state = service.load(table.store, table.game)
+    out = game_over_mail(table.config, table.store.game(table.game), table.players["Cat"],
+                         state, Activity(table.game, "Ann", happened=["Ann: pass"]))
+    mid = message_id(table.config, table.game, "over")
+
+    def pictures(built: compose.Built) -> list[bytes]:
+        message = message_from_bytes(built.raw, policy=default)
+        return [p.get_content() for p in message.walk() if p.get_content_maintype() == "image"]
+
+    def in_lines(built: compose.Built) -> bool:
+        _, page = html_part(message_from_bytes(built.raw, policy=default))  # type: ignore[arg-type]
+        return len(page.splitlines()) > 100
+
+    full = compose.build_mail(table.config, out, mid, NOW)
+    seen = []
+    for limit in range(len(full.raw) + 1000, len(full.raw) - 3000, -25):
+        monkeypatch.setattr(compose, "MAIL_LIMIT", limit)
+        built = compose.build_mail(table.config, out, mid, NOW)
+        with monkeypatch.context() as lines_kept:
+            lines_kept.setattr(compose, "few_lines", lambda page: page)
+            before = compose.build_mail(table.config, out, mid, NOW)
+        assert len(built.raw) <= limit and built.wire
+        assert pictures(built) == pictures(before) and in_lines(before)
+        seen.append((in_lines(built), len(pictures(built)[0]) if pictures(built) else 0))
+    assert len({size for _, size in seen}) >= 2  # the limits crossed the picture's edge
+    assert (True, seen[0][1]) in seen and (False, seen[0][1]) in seen

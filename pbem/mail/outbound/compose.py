@@ -32,7 +32,7 @@ from ...identity import InvalidPlayer, check_address
 from ...safe_text import one_line
 from ...store import Store
 from ..config import MailConfig
-from .templates import fill, shorten, to_html
+from .templates import few_lines, fill, shorten, to_html
 from .views import MAIL_LIMIT, MapImage, drawn_map
 
 log = logging.getLogger("pbem.mail")
@@ -116,23 +116,32 @@ def build_mail(config: MailConfig, out: Outgoing, mid: str, now: str) -> Built:
 
     The mail's size without the picture, which sets the picture's budget, is that of
     the same message with the HTML in the picture's place; its headers and parts,
-    written once, make the mail with the picture too (``wire_bytes``' ``written``)."""
+    written once, make the mail with the picture too (``wire_bytes``' ``written``).
+    The HTML goes in few lines (``few_lines``), unless the picture that fits the HTML
+    with a line end for each line is too large for it in few lines (a mail near its
+    limit): then with those line ends, so that the picture is no smaller for them."""
     out.subject = one_line(out.subject)
     text = fill(config.templates_dir, out.template, out.values)
     plain = _text_part(text, "plain")
     drawn = drawn_map(text) if out.picture else None
     if drawn is not None:
         cid = image_cid(mid)
-        html = _text_part(to_html(config.templates_dir, out.subject, text,
-                                  image_src=f"cid:{cid}", anchor=drawn.anchor,
-                                  symbols=drawn.symbols), "html")
+        page = to_html(config.templates_dir, out.subject, text, image_src=f"cid:{cid}",
+                       anchor=drawn.anchor, symbols=drawn.symbols)
+        joined = few_lines(page)
+        html = _text_part(joined, "html")
         msg = _message(config, out, mid, now, plain, html)
         written: dict[tuple[int, str], Any] = {}
-        image = drawn.image(image_budget(len(wire_bytes(msg, written))))
+        without = len(wire_bytes(msg, written))
+        growth = 2 * (page.count("\n") - joined.count("\n"))  # <br> for CRLF
+        image = drawn.image(image_budget(without - growth))
         if image is not None:
+            if len(image.data) > image_budget(without):  # it fits the HTML in lines only
+                html, written = _text_part(page, "html"), {}
+                msg = _message(config, out, mid, now, plain, html)
             msg.set_payload([plain, _related(html, image, cid)])
             return _built(msg, written)
-    html = _text_part(to_html(config.templates_dir, out.subject, text), "html")
+    html = _text_part(few_lines(to_html(config.templates_dir, out.subject, text)), "html")
     return _built(_message(config, out, mid, now, plain, html), {})
 
 

@@ -8,10 +8,9 @@ columns after filling; blocks may be up to 100 columns wide (the map).
 
 The HTML part is the same text in ``<pre>`` blocks (``mail.html``), headings and
 corporation symbols in colour; with the map's picture it shows ``<img src="cid:...">``
-between two blocks, just before the text map. Its source has few lines
-(``few_lines``): the lines of a ``<pre>`` joined by ``<br>``, the characters beyond
-ASCII written as character references, so that the part goes as 7bit in lines of up to
-HTML_LINE characters.
+between two blocks, just before the text map. Its characters beyond ASCII are
+character references, so that the part goes as 7bit; ``few_lines`` joins the lines of a
+``<pre>`` by ``<br>`` into lines of up to HTML_LINE characters.
 """
 
 from __future__ import annotations
@@ -125,7 +124,8 @@ def to_html(directory: Path, title: str, text: str, image_src: str | None = None
     """The text as a styled ``<pre>`` page: section headings in colour, corporation
     symbols (``symbols``) on their charter colours. With ``image_src`` (``cid:...``) the
     map picture stands where the text map's drawing is (from its heading ``anchor`` to
-    its legend): the picture replaces the drawing, the legend and the hex listing stay."""
+    its legend): the picture replaces the drawing, the legend and the hex listing stay.
+    In ASCII: every other character as a character reference (``&#252;``)."""
     page = _load(str(directory), "mail.html")
     lines = text.splitlines()
     at = _last_index(lines, anchor) if image_src else None
@@ -160,8 +160,9 @@ def to_html(directory: Path, title: str, text: str, image_src: str | None = None
     flush(in_map)
     if image_src and at is None:
         out.append(_picture(page, image_src, title))
-    return few_lines(Template(page).safe_substitute(title=html.escape(title),
-                                                    body="\n".join(out)))
+    page = Template(page).safe_substitute(title=html.escape(title), body="\n".join(out))
+    return page if page.isascii() else \
+        page.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 #: The longest line of the HTML source that ``few_lines`` makes by joining lines (RFC
@@ -170,17 +171,16 @@ HTML_LINE = 900
 
 
 def few_lines(page: str) -> str:
-    """The HTML ``page`` in few lines of ASCII, shown as it was: in each ``<pre>`` the
-    lines joined by ``<br>`` (which breaks the line there as the line end did) into
-    lines of up to HTML_LINE characters, a line end kept right after ``<pre>`` and
-    right before ``</pre>`` (the first is not shown, a ``<br>`` would be); every
-    character beyond ASCII as a character reference (``&#252;``).
+    """The HTML ``page`` in few lines, shown as it was: in each ``<pre>`` the lines
+    joined by ``<br>`` (which breaks the line there as the line end did) into lines of
+    up to HTML_LINE characters, a line end kept right after ``<pre>`` and right before
+    ``</pre>`` (the first is not shown, a ``<br>`` would be). Each join makes the part 2
+    bytes longer on the wire (``<br>`` for CRLF).
 
     An SMTP server reads a mail line by line (aiosmtpd: about 4 us of CPU a line), and a
-    7bit part may have lines of 998 characters where quoted-printable breaks them at
-    76; the text part keeps its lines of at most 78 columns for the players."""
-    if not page.isascii():
-        page = page.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    7bit part (``to_html`` writes ASCII) may have lines of 998 characters where
+    quoted-printable breaks them at 76; the text part keeps its lines of at most 78
+    columns for the players."""
     pieces: list[str] = []
     at = 0
     while (pre := _PRE.search(page, at)) is not None:
