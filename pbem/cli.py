@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from . import service
+from . import collector, service
 from .cli_output import echo, fail
 from .engine.errors import SetupError
 from .notation import format_action
@@ -32,7 +32,19 @@ class Env:
         return open_store(self.db, now=now())
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class PbemGroup(click.Group):
+    """The `pbem` group: run as the process itself (the console script, ``python -m
+    pbem``: no ``args`` given, the command line is the process's), it first sets up the
+    garbage collector for the command (pbem/collector.py).  A test's CliRunner passes
+    its arguments and leaves its own process alone."""
+
+    def main(self, args: Any = None, *rest: Any, **extra: Any) -> Any:
+        if args is None:
+            collector.set_up_for(sys.argv[1:])
+        return super().main(args, *rest, **extra)
+
+
+@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="PBEM_DB", default=None, metavar="FILE",
               help="The SQLite database (default ./pbem.db, or $PBEM_DB).")
 @click.pass_context

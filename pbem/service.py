@@ -118,13 +118,7 @@ def create_game(
     if referee:
         check_address(referee)
     rules = load_title(title)
-    opts, moderation = split_options(dict(options))
-    opts.setdefault("seating", seating)
-    resolved = rules.resolve_options(opts)
-    try:
-        moderation = check_options(moderation)
-    except ModerationError as exc:
-        raise SetupError(str(exc)) from exc
+    resolved, moderation = game_options(rules, options, seating)
     names = [name for name, _ in players]
     emails = dict(players)
     seated = seat_players(names, seed, resolved["seating"])
@@ -141,6 +135,20 @@ def create_game(
         if Moderation.of(moderation).has_deadlines:  # the first decision's deadline
             reschedule(store, game_id, initial(store, game_id), now, "setup")
     return NewGame(game_id, seated, keys, referee_key)
+
+
+def game_options(rules: Title, options: dict[str, str], seating: str
+                 ) -> tuple[dict[str, str], dict[str, str]]:
+    """A new game's options as recorded, checked: the rules' options resolved (defaults,
+    what presets set, the given ones; ``seating`` unless given) and the moderation
+    options (docs/moderation.md). Raises SetupError saying what is wrong."""
+    opts, moderation = split_options(dict(options))
+    opts.setdefault("seating", seating)
+    resolved = rules.resolve_options(opts)
+    try:
+        return resolved, check_options(moderation)
+    except ModerationError as exc:
+        raise SetupError(str(exc)) from exc
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -269,8 +277,10 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
         actor = resolve_player(state, actor)
         record = Recorder(store, game_id, source, now, result)
         book = OrderBook(orders.orders) if orders is not None else order_book(store, game_id)
-        for _, line in split_commands(text, parse_context(state)):
-            action = _parse(state, actor, line)
+        first = parse_context(state)
+        for number, (_, line) in enumerate(split_commands(text, first)):
+            # the first command reads the game as split; the next, as the one before left it
+            action = _parse(state, actor, line, None if number else first)
             if action["type"] == "auto":
                 _order_command(record, state, book, actor, line, action)
                 continue
@@ -395,8 +405,10 @@ def _auto_command(record: Recorder, state: GameState, book: OrderBook, order: Or
     record.drops(book.changed(before, state, order.player))
 
 
-def _parse(state: GameState, actor: str, line: str) -> dict[str, Any]:
-    ctx = parse_context(state)
+def _parse(state: GameState, actor: str, line: str,
+           ctx: ParseContext | None = None) -> dict[str, Any]:
+    """``line`` read on ``state`` (``ctx``: its parse context, when the caller has it)."""
+    ctx = ctx or parse_context(state)
     try:
         return parse_command(line, ctx)
     except NotationError:

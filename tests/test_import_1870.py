@@ -20,15 +20,17 @@ from pbem.cli import main
 from pbem.engine.board.written import check_run
 from pbem.engine.errors import RulesError
 from pbem.engine.facts import GameOver
-from pbem.engine.game import decide
+from pbem.engine.game import apply_facts, decide
 from pbem.engine.market import operating_order
 from pbem.engine.orrun import revenue_column, revenue_rules, train_specs
 from pbem.engine.state import GameState
 from pbem.engine.titles.t1870 import connection
-from pbem.importer import export_game, import_log, outcome
+from pbem.importer import export_game, import_log, outcome, replay
+from pbem.importer.options import READ_BY
 from pbem.importer.positions import CONNECTION, run_positions
-from pbem.importer.replay import Imported
+from pbem.importer.replay import Imported, Replay
 from pbem.importer.sitelog import SiteLog, read_log
+from pbem.importer.t1870 import TRACK_READING, asks_connections
 from pbem.notation import format_action, parse_command
 from pbem.store import Store, open_store
 
@@ -221,6 +223,75 @@ def test_connection_check_track_for_a_log_of_early_2021() -> None:
     state.options["connection_check"] = "train"
     assert not connection.eligible(state, "MP")
     assert state_at(BANK, 344).options["connection_check"] == "train"
+
+
+def test_an_older_reading_found_late_keeps_the_decisions_before_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """34110.json's record needs connection_check=track at its action 220: the game takes
+    the option there and goes on (Replay.reread: the commands before it that may ask for
+    connection runs are decided again under it, the same facts), instead of replaying
+    the log from the start.  Both ways store the same events and options."""
+    _, once, store = imported(OLD)
+    monkeypatch.setattr(Replay, "reread", lambda *_: False)  # from the start instead
+    again_store = open_store(":memory:", now="2024-01-01T00:00:00+00:00",
+                             secret=store.secret)  # the same hashes
+    _, again = import_log(again_store, FIXTURES / "1870" / OLD,
+                          now="2024-01-01T00:00:00+00:00")
+    assert once.readings == again.readings == TRACK_READING
+    assert store.game(once.game_id)["options"] == again_store.game(again.game_id)["options"]
+    fields = ("seq", "kind", "command", "text", "actor", "source", "facts", "log", "hash")
+    assert [[e[f] for f in fields] for e in store.events(once.game_id)] == \
+        [[e[f] for f in fields] for e in again_store.events(again.game_id)]
+    assert once.state.to_dict() == again.state.to_dict()
+
+
+def test_an_older_reading_is_not_kept_when_a_decision_before_it_differs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should a command before the action decide otherwise under the reading, the game
+    is replayed from the start with it (here: every command counts as one that asks, and
+    a pass decides otherwise)."""
+    real = decide
+
+    def other(state: GameState, actor: str, action: dict[str, object]) -> object:
+        decision = real(state, actor, action)
+        if action["type"] == "pass" and state.options.get("connection_check") == "track":
+            decision.log.append("(differs)")
+        return decision
+
+    monkeypatch.setitem(READ_BY, "connection_check", lambda state, facts: True)
+    monkeypatch.setattr(replay, "decide", other)
+    store = open_store(":memory:", now="2024-01-01T00:00:00+00:00")
+    log, result = import_log(store, FIXTURES / "1870" / OLD, now="2024-01-01T00:00:00+00:00")
+    assert result.readings == TRACK_READING and outcome(log, result).matches
+    assert service.audit(store, result.game_id).problem is None
+
+
+@pytest.mark.parametrize("name", LOGS_1870)
+def test_every_command_that_asks_for_connection_runs_is_one_reread_decides_again(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replay.reread decides again only the commands t1870.asks_connections names (the
+    others cannot read connection_check): every command of the log whose decision asks
+    connection.eligible is one of them."""
+    _, result, store = imported(name)
+    asked: list[str] = []
+    real = connection.eligible
+
+    def eligible(state: GameState, corp: str) -> bool:
+        asked.append(corp)
+        return real(state, corp)
+
+    monkeypatch.setattr(connection, "eligible", eligible)
+    state = service.initial(store, result.game_id)
+    asking = 0
+    for event in store.events(result.game_id):
+        if event["kind"] == "command":
+            asked.clear()
+            assert decide(state, event["actor"], event["command"]).records == event["facts"]
+            if asked:
+                asking += 1
+                assert asks_connections(state, event["facts"]), event["seq"]
+        apply_facts(state, event["facts"] or [])
+    assert asking
 
 
 # -- the referee ends the game -----------------------------------------------------------------

@@ -380,6 +380,17 @@ def test_appending_that_raises_leaves_nothing(store: Store, game: int, db_path: 
             pass
 
 
+def test_replaced_options_are_the_games_and_sealed(store: Store, game: int) -> None:
+    with store.appending(game):
+        append(store, game, 1)
+        store.replace_options(game, {"title": "1830", "best_run": "free"})
+        append(store, game, 2, "pass again")
+    assert store.game(game)["options"] == {"title": "1830", "best_run": "free"}
+    assert store.verify_record(game) == []
+    with pytest.raises(UnknownGame):
+        store.replace_options(game + 1, {})
+
+
 def json_dicts(values: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[Any, Any]]:
     """Dicts JSON can write sorted: string keys, or number keys (written as strings, so
     that they read back as other keys, sorted otherwise)."""

@@ -4,11 +4,13 @@ the log's optional rules."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from ..engine.state import GameState
 from ..engine.title import load_title
 from .sitelog import SiteLog
-from .t1870 import TRACK_READING
+from .t1870 import TRACK_READING, asks_connections
 
 #: Options every imported game of the title gets: the site's readings.
 SITE_READINGS: dict[str, dict[str, str]] = {
@@ -76,6 +78,12 @@ OPTIONAL_RULES: dict[str, dict[str, dict[str, str]]] = {
 #: readings of older versions of the site, which a log's own record may call for (an
 #: imported game then plays with them)
 OLDER_READINGS: dict[str, dict[str, str]] = {"1870": TRACK_READING}
+
+#: for each option of an older reading, the stored commands (by the state before them
+#: and their facts) whose decision may read it: any other decides the same under every
+#: value of the option
+READ_BY: dict[str, Callable[[GameState, list[dict[str, Any]]], bool]] = {
+    "connection_check": asks_connections}
 
 #: options that decide nothing the log records: who sees what, who may undo, who reads
 #: private talk (the export writes the players in their seat order)

@@ -11,12 +11,15 @@ from functools import lru_cache
 from typing import Any
 
 from .. import service
+from ..engine.errors import RulesError
+from ..engine.game import apply_facts, decide
 from ..engine.state import GameState
+from ..engine.title import load_title
 from ..identity import MAX_NAME, skeleton
 from ..notation import format_action
 from ..orders import OrderBook
 from ..store import Store
-from .options import site_options
+from .options import READ_BY, site_options
 from .sitelog import (
     CHAT_TYPES,
     INERT_TYPES,
@@ -104,6 +107,13 @@ def create(store: Store, log: SiteLog, names: dict[str, str], emails: dict[str, 
     return created.game_id
 
 
+def game_options(log: SiteLog, readings: dict[str, str]) -> dict[str, str]:
+    """The options ``create`` records for the log's game with ``readings``."""
+    resolved, moderation = service.game_options(load_title(log.title),
+                                                {**site_options(log), **readings}, "fixed")
+    return {**resolved, **moderation}
+
+
 # -- replaying ----------------------------------------------------------------------------------
 
 
@@ -122,11 +132,14 @@ class Replay:
     #: called likewise once pbem has done what the site did by itself before the action
     #: (the implicit commands): both engines should then be in the same state
     settled: Callable[[SiteAction, GameState], None] | None = None
+    #: the action under way: its index in the actions and the number of entries in
+    #: ``applied`` before it
+    began: tuple[int, int] = (0, 0)
 
-    def run(self, actions: list[SiteAction], to: Any = None) -> Any:
-        """Replay ``actions`` (flattened, effective); stop before the one with id ``to``.
-        Returns ``to`` when it stopped there, else None."""
-        i = 0
+    def run(self, actions: list[SiteAction], to: Any = None, start: int = 0) -> Any:
+        """Replay ``actions`` (flattened, effective) from the one at ``start``; stop before
+        the one with id ``to``. Returns ``to`` when it stopped there, else None."""
+        i = start
         while i < len(actions):
             site = actions[i]
             if to is not None and not site.get("auto") and site.get("id") == to:
@@ -135,12 +148,32 @@ class Replay:
             self.translator.absorbed = 0
             if self.watch is not None:
                 self.watch(site, self.state)
-            self.step(site)
+            self.began = (i, len(self.applied))
+            if site.get("type") in self.translator.may_reread:
+                self.step_or_take_back(site)
+            else:
+                self.step(site)
             for taken in actions[i + 1:i + 1 + self.translator.absorbed]:
                 self.translator.after(self.state, taken)
             i += 1 + self.translator.absorbed
         self.commands(None, self.translator.finish(self.state))
         return None
+
+    def step_or_take_back(self, site: SiteAction) -> None:
+        """``step``, in a savepoint that takes the action's commands back when the log's
+        record calls for another reading of the rules there (``reread`` then decides
+        whether the game goes on from this action with it). Any other refusal leaves
+        them, as ``step`` does."""
+        refused: ImportStopped | None = None
+        with self.store.transaction():
+            try:
+                self.step(site)
+            except ImportStopped as exc:
+                if exc.refusal.options:
+                    raise  # out of the savepoint: rolled back
+                refused = exc
+        if refused is not None:
+            raise refused
 
     def step(self, site: SiteAction) -> None:
         kind = site.get("type")
@@ -229,6 +262,37 @@ class Replay:
     def refusal(self, site: SiteAction, text: str | None, reason: str) -> Refusal:
         return Refusal(site, text, reason, self.applied[-6:], self.state)
 
+    def reread(self, options: dict[str, str], recorded: dict[str, str]) -> bool:
+        """The log's record needs ``options`` (an older reading of the site) at the action
+        under way, where the replay stopped (its commands taken back:
+        ``step_or_take_back``). When every command before it decides the same under them,
+        the game takes them (``recorded``: its options with them, as created) and True is
+        returned: the replay goes on from that action. Only the commands whose decision
+        may read the options are decided again (options.READ_BY: most never do), on the
+        game rebuilt from its facts. False when one decides otherwise, an option has no
+        such rule, or hooks watch the replay: the caller replays the log from the start
+        (the game and its events are then rolled back with the transaction)."""
+        readers = [READ_BY.get(key) for key in options]
+        if self.watch is not None or self.settled is not None or None in readers:
+            return False
+        _, entries = self.began
+        self.store.replace_options(self.game_id, recorded)
+        state = service.initial(self.store, self.game_id)
+        for event in self.store.events(self.game_id):
+            facts = event["facts"] or []
+            if event["kind"] == "command" and any(read(state, facts)
+                                                  for read in readers if read):
+                try:
+                    decision = decide(state, event["actor"], event["command"])
+                except RulesError:
+                    return False
+                if decision.records != facts or decision.log != event["log"]:
+                    return False
+            apply_facts(state, facts)
+        self.state = state
+        del self.applied[entries:]  # the action's entry: made again when it is replayed
+        return True
+
 
 def translator_for(log: SiteLog, names: dict[str, str]) -> Translator:
     if log.title == "1830":
@@ -249,7 +313,9 @@ def replay_log(store: Store, log: SiteLog, *, emails: dict[str, str] | None = No
     """Create the game and replay the log up to the end, the action ``to`` or the first
     action pbem refuses (then ``refusal`` says why).  When the log's own record shows
     that the site read a rule otherwise (translate.ReadingDiffers: an older version of
-    the site), the game is rolled back and replayed with that reading's option."""
+    the site), the game takes that reading's option and goes on from there when the
+    commands before decide the same under it (``Replay.reread``); else it is rolled
+    back and replayed with the option from the start."""
     actions = flatten(effective_actions(log.actions))
     if to is not None and not any(a.get("id") == to and not a.get("auto") for a in actions):
         raise LogError(f"the log has no action {to} in effect (undone actions do not count)")
@@ -287,8 +353,17 @@ def _replay(store: Store, log: SiteLog, actions: list[SiteAction], names: dict[s
     state = service.load(store, game_id)
     run = Replay(store, game_id, translator, state, watch=hooks[0], settled=hooks[1])
     with store.appending(game_id):  # the chain head sealed once, at the end
-        try:
-            stopped = run.run(actions, to)
-        except ImportStopped as exc:
-            return Imported(game_id, names, run.state, run.applied, refusal=exc.refusal)
-    return Imported(game_id, names, run.state, run.applied, stopped_at=stopped)
+        start = 0
+        while True:
+            try:
+                stopped = run.run(actions, to, start)
+            except ImportStopped as exc:
+                wanted = exc.refusal.options
+                if not wanted or set(wanted.items()) <= set(readings.items()) or \
+                        not run.reread(wanted, game_options(log, {**readings, **wanted})):
+                    return Imported(game_id, names, run.state, run.applied,
+                                    refusal=exc.refusal)
+                readings.update(wanted)  # the game goes on with them from that action
+                start = run.began[0]
+                continue
+            return Imported(game_id, names, run.state, run.applied, stopped_at=stopped)

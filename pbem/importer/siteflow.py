@@ -40,10 +40,12 @@ NOT_HIS_TURN = frozenset({"pass", "exchange", "redeem", "reissue"})
 
 
 def site_passes_for(state: GameState, player: str) -> bool:
-    """The site passes by itself for a stock-round player it offers nothing but a pass."""
-    moves = legal_moves(state).get(player, [])
-    return all(m["action"]["type"] in NOT_HIS_TURN for m in moves) \
-        and not site_offers_private(state, player)
+    """The site passes by itself for a stock-round player it offers nothing but a pass
+    (asked first whether it offers him a private company: quicker than his moves)."""
+    if site_offers_private(state, player):
+        return False
+    return all(m["action"]["type"] in NOT_HIS_TURN
+               for m in legal_moves(state).get(player, []))
 
 
 def station_offered(state: GameState, corp: str) -> bool:

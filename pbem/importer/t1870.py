@@ -28,6 +28,27 @@ FREE_CERTS_1870 = {"MKT": "MKT_1", "SLSF": "SLSF_0"}
 #: the connection check the log's record needs when it was played before mid-2021
 TRACK_READING = {"connection_check": "track"}
 
+def asks_connections(state: GameState, facts: list[dict[str, Any]]) -> bool:
+    """Whether the command whose stored facts these are, on ``state`` (the game before
+    it), may have asked which companies can make a connection run
+    (``connection.eligible``, the only reader of ``connection_check``). pbem asks in an
+    operating round after a company's turn, then begins the next one (the round's
+    ``current`` changes: the next company, or none when the round ends) or a connection
+    run (``connection`` changes); at an operating round's start (a new round, then the
+    first company or a run); after a connection run (``connection`` changes). Every ask
+    is followed by one of these facts, or the game's end (tests/test_import_1870.py
+    checks it on every 1870 log)."""
+    operating = state.round.get("kind") == "operating"
+    for fact in facts:
+        kind = fact.get("f")
+        if kind in ("round_new", "game_over"):
+            return True
+        if kind == "round_set" and ("connection" in fact["values"] or (
+                operating and "current" in fact["values"])):
+            return True
+    return False
+
+
 #: the site's destination choice -> pbem's ``destination`` marker word
 MARKER_CHOICES = {"Map": "place", "Charter": "keep"}
 
@@ -35,6 +56,7 @@ MARKER_CHOICES = {"Map": "place", "Charter": "keep"}
 @dataclass
 class Translator1870(CommonTranslator):
     free_certs: dict[str, str] = field(default_factory=lambda: dict(FREE_CERTS_1870))
+    may_reread: frozenset[str] = frozenset({"destination_connection"})
 
     # -- implicit commands -------------------------------------------------------------------
     def before(self, state: GameState, site: SiteAction) -> list[Command]:

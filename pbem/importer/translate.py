@@ -52,6 +52,10 @@ class Translator:
     #: them the translation took in as well (e.g. brown-zone shares bought one by one)
     upcoming: list[SiteAction] = field(default_factory=list)
     absorbed: int = 0
+    #: the site action types whose ``verify`` may raise ReadingDiffers; ``before`` and
+    #: ``translate`` change nothing of the translator for them, so that the replay may
+    #: take their commands back and do them again under the reading
+    may_reread: frozenset[str] = frozenset()
 
     # -- names ---------------------------------------------------------------------------
     def player(self, entity: Any) -> str:

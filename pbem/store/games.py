@@ -66,6 +66,16 @@ class GamesMixin(StoreBase):
             raise UnknownGame(game_id)
         return _decode_game(row)
 
+    def replace_options(self, game_id: int, options: Mapping[str, Any]) -> None:
+        """Record other options for the game (as ``create_game`` writes them). Only for a
+        game whose events so far decide the same under them: the importer, when a log's
+        record turns out to need an older reading of the site (pbem.importer.replay)."""
+        with self.transaction():
+            self._require_game(game_id)
+            self.conn.execute("UPDATE games SET options = ? WHERE id = ?",
+                              [canonical_json(dict(options)), game_id])
+            self.seal_game(game_id)
+
     def set_status(self, game_id: int, status: str) -> None:
         if status not in GAME_STATUSES:
             raise StoreError(
