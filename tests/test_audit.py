@@ -214,3 +214,24 @@ def test_every_kind_is_checked(tmp_path: Path) -> None:
     assert any("unknown kind 'bogus'" in p for p in problems), problems
     assert any("a talk event" in p and "carries facts" in p for p in problems), problems
     assert any("events were added" in p for p in problems), problems
+
+
+def test_facts_decided_again_are_compared_as_their_records() -> None:
+    """The audit compares a decision's facts with the stored ones read back: field by
+    field first, as records where those differ (a tuple decided, a list read back:
+    the same record), so no difference in the records is missed."""
+    from pbem.engine.facts import Cash, OverLimit
+    from pbem.engine.game import Decision
+    from pbem.service import _same_facts
+
+    stored = [OverLimit("Ann", ["PRR", "NYC"]), Cash("bank", "p:Ann", 10)]
+    assert _same_facts(Decision([OverLimit("Ann", ["PRR", "NYC"]), Cash("bank", "p:Ann", 10)]),
+                       stored)
+    held_as_tuple = Decision([OverLimit("Ann", ("PRR", "NYC")),  # type: ignore[arg-type]
+                              Cash("bank", "p:Ann", 10)])
+    assert held_as_tuple.facts != stored and _same_facts(held_as_tuple, stored)
+    assert not _same_facts(Decision([OverLimit("Ann", ["PRR"]), Cash("bank", "p:Ann", 10)]),
+                           stored)
+    assert not _same_facts(Decision([OverLimit("Ann", ["PRR", "NYC"])]), stored)
+    assert not _same_facts(Decision([Cash("bank", "p:Ann", 10),
+                                     OverLimit("Ann", ["PRR", "NYC"])]), stored)
