@@ -5,6 +5,8 @@ aiosmtplib's ``sendmail``, refusals raise the same exceptions (issue 16)."""
 from __future__ import annotations
 
 import asyncio
+from email.mime.multipart import MIMEMultipart
+from pathlib import Path
 from typing import Any
 
 import aiosmtplib
@@ -13,8 +15,10 @@ from aiosmtpd.controller import Controller
 from aiosmtplib.protocol import PERIOD_REGEX, normalize_message_line_endings
 from hypothesis import given
 from hypothesis import strategies as st
+from mailtable import Table
 
 from pbem.mail.embedded import free_port
+from pbem.mail.outbound import compose
 from pbem.mail.outbound.smtp import on_the_wire, send_mail
 
 SENDER = "pbem@games.test"
@@ -123,3 +127,25 @@ def test_on_the_wire_means_data_sends_it_as_it_is(raw: bytes) -> None:
         assert carried == raw
     elif raw.endswith(b"\r\n") and carried == raw:
         pytest.fail(f"{raw!r} needs no change but is not taken as on the wire")
+
+
+@given(st.lists(st.lists(st.sampled_from(["a", ".", "\r", "\n", "\r\n", "\n.", " ", "é"]),
+                         max_size=10).map("".join), min_size=1, max_size=3))
+def test_the_mail_builder_knows_when_a_mail_is_on_the_wire(bodies: list[str]) -> None:
+    """compose's ``Built.wire``, known from the pieces as the mail is written, is what
+    on_the_wire finds looking at the whole mail (the sender trusts it: outbox_mail.wire)."""
+    msg = MIMEMultipart("alternative")
+    msg["Subject"] = "[1830 #1] SR 1"
+    for body in bodies:
+        msg.attach(compose._text_part(body, "plain"))
+    built = compose._built(msg, {})
+    assert built.raw == compose.wire_bytes(msg)
+    assert built.wire == on_the_wire(built.raw)
+
+
+def test_a_game_mail_is_queued_as_on_the_wire(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.send("Ann", "buy SV")
+    rows = table.store.conn.execute(
+        "SELECT outbox_mail.wire, outbox_mail.raw FROM outbox_mail").fetchall()
+    assert len(rows) == 4 and all(wire == 1 and on_the_wire(raw) for wire, raw in rows)

@@ -139,9 +139,11 @@ def test_outbox_purpose_is_filled_in_for_older_mail(db_path: Path) -> None:
     with open_store(db_path, now=T0) as s:
         pass
     conn = sqlite3.connect(db_path)  # a file as the code before 0002 left it
-    conn.execute("DROP INDEX outbox_recipient_purpose")
+    conn.execute("DROP INDEX outbox_recipient_lower")  # 0008's indexes (0008 again below)
+    conn.execute("DROP INDEX games_referee_lower")
     conn.execute("ALTER TABLE outbox DROP COLUMN purpose")
-    conn.execute("DELETE FROM migrations WHERE name = '0002_outbox_purpose'")
+    conn.execute("DELETE FROM migrations WHERE name IN ('0002_outbox_purpose', "
+                 "'0008_lower_case_lookups')")
     for n, mid in enumerate(["<pbem.3.re.ab12@x.test>", "<pbem.3.turn.cd34@x.test>",
                              "<other@x.test>"]):
         conn.execute("INSERT INTO outbox (message_id, game_id, recipient, subject, "

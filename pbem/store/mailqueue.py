@@ -145,6 +145,7 @@ class MailQueueMixin(StoreBase):
         created: str,
         purpose: str | None = None,
         redact: Mapping[str, Any] | None = None,
+        wire: bool = False,
     ) -> int:
         """Queue a message, due at once. Adding a Message-ID that is already queued
         writes nothing and returns the existing id (the Message-ID is stable).
@@ -153,7 +154,8 @@ class MailQueueMixin(StoreBase):
         secrets such as the reply code; ``body``: True to keep only the headers, for a
         mail that carries a key), see ``redacted``: a mail whose secret is one string is
         kept without it from the start (``kept_copy``), so that marking it sent writes
-        nothing of its bytes."""
+        nothing of its bytes. ``wire``: the caller knows ``raw`` is as SMTP's DATA
+        carries it (smtp.on_the_wire; the sender then need not look)."""
         kept, spec = kept_copy(raw, redact)
         with self.transaction():
             existing = self._row("SELECT id FROM outbox WHERE message_id = ?", [message_id])
@@ -166,8 +168,8 @@ class MailQueueMixin(StoreBase):
                 [message_id, game_id, recipient, subject, created, created, purpose,
                  canonical_json(spec) if spec else None])
             assert cursor.lastrowid is not None
-            self.conn.execute("INSERT INTO outbox_mail (id, raw) VALUES (?, ?)",
-                              [cursor.lastrowid, kept])
+            self.conn.execute("INSERT INTO outbox_mail (id, raw, wire) VALUES (?, ?, ?)",
+                              [cursor.lastrowid, kept, int(wire)])
             return cursor.lastrowid
 
     def outbox_get(self, outbox_id: int) -> dict[str, Any]:
@@ -315,7 +317,8 @@ def _but(skip: Collection[int]) -> str:
     return f" AND outbox.id NOT IN ({', '.join('?' * len(skip))})" if skip else ""
 
 
-_WITH_MAIL = "SELECT outbox.*, outbox_mail.raw FROM outbox JOIN outbox_mail USING (id)"
+_WITH_MAIL = ("SELECT outbox.*, outbox_mail.raw, outbox_mail.wire FROM outbox "
+              "JOIN outbox_mail USING (id)")
 #: in an outbox row's ``redact``: where the mail's secret was taken out of its bytes
 CUTS = "cuts"
 

@@ -273,6 +273,27 @@ def m0007_outbox_mail(db: Database) -> None:
     ])
 
 
+def m0008_lower_case_lookups(db: Database) -> None:
+    """Indexes for the lookups that compare addresses in lower case, which could not use
+    the indexes on the addresses as written: the reply caps counting a recipient's mails
+    (``outbox_count``, on every inbound mail) read the whole of 0002's index, 35 ms at
+    200,000 mails sent (0.01 ms with this one, which takes its place); the question
+    whether an address is a referee's (``is_known_address``) read every game."""
+    _run(db, [
+        "CREATE INDEX outbox_recipient_lower ON outbox (lower(recipient), purpose, created)",
+        "DROP INDEX outbox_recipient_purpose",
+        "CREATE INDEX games_referee_lower ON games (lower(referee))",
+    ])
+
+
+def m0009_outbox_mail_wire(db: Database) -> None:
+    """``outbox_mail.wire``: 1 when the mail's bytes are as SMTP's DATA carries them (CRLF
+    line ends, no line starting with a dot), known as the mail was written; the sender
+    then sends them as they are without looking at the whole mail again (a quarter of a
+    millisecond for 80 KB). 0 for the mails queued before: the sender looks."""
+    db.execute("ALTER TABLE outbox_mail ADD COLUMN wire INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("0001_initial", m0001_initial),
     ("0002_outbox_purpose", m0002_outbox_purpose),
@@ -281,6 +302,8 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("0005_seats_and_referee", m0005_seats_and_referee),
     ("0006_snapshots", m0006_snapshots),
     ("0007_outbox_mail", m0007_outbox_mail),
+    ("0008_lower_case_lookups", m0008_lower_case_lookups),
+    ("0009_outbox_mail_wire", m0009_outbox_mail_wire),
 ]
 
 

@@ -32,7 +32,7 @@ from ...identity import InvalidPlayer, check_address
 from ...safe_text import one_line
 from ...store import Store
 from ..config import MailConfig
-from .templates import fill, shorten, to_html
+from .templates import few_lines, fill, shorten, to_html
 from .views import MAIL_LIMIT, MapImage, drawn_map
 
 log = logging.getLogger("pbem.mail")
@@ -94,31 +94,55 @@ def subject_for(title: str, game_id: int, text: str) -> str:
     return shorten(one_line(f"[{title} #{game_id}] {text}"), 120)
 
 
+@dataclass(frozen=True)
+class Built:
+    """A mail as ``build_mail`` wrote it: its bytes, and whether they are as SMTP's DATA
+    carries them (``smtp.on_the_wire``), known from its pieces as it was written: the
+    sender then need not look at the whole mail again."""
+
+    raw: bytes
+    wire: bool
+
+
 def build(config: MailConfig, out: Outgoing, mid: str, now: str) -> bytes:
-    """The whole message as bytes with CRLF line ends: text and HTML alternatives; when
-    the text shows the map, the HTML and the map picture (inline, by Content-ID), as
-    large as fits the mail in MAIL_LIMIT bytes (none when the player chose none).
+    """The whole message as bytes with CRLF line ends (``build_mail``)."""
+    return build_mail(config, out, mid, now).raw
+
+
+def build_mail(config: MailConfig, out: Outgoing, mid: str, now: str) -> Built:
+    """The whole message with CRLF line ends: text and HTML alternatives; when the text
+    shows the map, the HTML and the map picture (inline, by Content-ID), as large as
+    fits the mail in MAIL_LIMIT bytes (none when the player chose none).
 
     The mail's size without the picture, which sets the picture's budget, is that of
     the same message with the HTML in the picture's place; its headers and parts,
-    written once, make the mail with the picture too (``wire_bytes``' ``written``)."""
+    written once, make the mail with the picture too (``wire_bytes``' ``written``).
+    The HTML goes in few lines (``few_lines``), unless the picture that fits the HTML
+    with a line end for each line is too large for it in few lines (a mail near its
+    limit): then with those line ends, so that the picture is no smaller for them."""
     out.subject = one_line(out.subject)
     text = fill(config.templates_dir, out.template, out.values)
     plain = _text_part(text, "plain")
     drawn = drawn_map(text) if out.picture else None
     if drawn is not None:
         cid = image_cid(mid)
-        html = _text_part(to_html(config.templates_dir, out.subject, text,
-                                  image_src=f"cid:{cid}", anchor=drawn.anchor,
-                                  symbols=drawn.symbols), "html")
+        page = to_html(config.templates_dir, out.subject, text, image_src=f"cid:{cid}",
+                       anchor=drawn.anchor, symbols=drawn.symbols)
+        joined = few_lines(page)
+        html = _text_part(joined, "html")
         msg = _message(config, out, mid, now, plain, html)
-        written: dict[tuple[int, str], bytes] = {}
-        image = drawn.image(image_budget(len(wire_bytes(msg, written))))
+        written: dict[tuple[int, str], Any] = {}
+        without = len(wire_bytes(msg, written))
+        growth = 2 * (page.count("\n") - joined.count("\n"))  # <br> for CRLF
+        image = drawn.image(image_budget(without - growth))
         if image is not None:
+            if len(image.data) > image_budget(without):  # it fits the HTML in lines only
+                html, written = _text_part(page, "html"), {}
+                msg = _message(config, out, mid, now, plain, html)
             msg.set_payload([plain, _related(html, image, cid)])
-            return wire_bytes(msg, written)
-    html = _text_part(to_html(config.templates_dir, out.subject, text), "html")
-    return wire_bytes(_message(config, out, mid, now, plain, html))
+            return _built(msg, written)
+    html = _text_part(few_lines(to_html(config.templates_dir, out.subject, text)), "html")
+    return _built(_message(config, out, mid, now, plain, html), {})
 
 
 def _message(config: MailConfig, out: Outgoing, mid: str, now: str, plain: Message,
@@ -146,7 +170,7 @@ def _message(config: MailConfig, out: Outgoing, mid: str, now: str, plain: Messa
 _WIRE = compat32.clone(linesep="\r\n")
 
 
-def wire_bytes(msg: Message, written: dict[tuple[int, str], bytes] | None = None) -> bytes:
+def wire_bytes(msg: Message, written: dict[tuple[int, str], Any] | None = None) -> bytes:
     """``msg.as_bytes(policy=_WIRE)``, the same bytes, in a fraction of the time: a mail
     as pbem writes it (multiparts and parts whose bodies are already encoded: 7bit,
     quoted-printable or base64) is written here as the generator would write it (each
@@ -160,7 +184,8 @@ def wire_bytes(msg: Message, written: dict[tuple[int, str], bytes] | None = None
     ``written``: what was written of the message's parts before (filled in here), to
     write a message again after a change of its payload (a part replaced or added)
     without writing again the headers and the parts it had: keyed by the parts' ids,
-    so only while they live, unchanged (``build``)."""
+    so only while they live, unchanged (``build``); and whether each part's bytes are
+    as DATA carries them (``_built``)."""
     written = {} if written is None else written
     for part in msg.walk():
         if part.is_multipart() and (id(part), "boundary") not in written:
@@ -172,24 +197,37 @@ def wire_bytes(msg: Message, written: dict[tuple[int, str], bytes] | None = None
     try:
         return _flat(msg, written)
     except _Unusual:
+        written[(id(msg), "generated")] = True
         return _generated(msg)
+
+
+def _built(msg: Message, written: dict[tuple[int, str], Any]) -> Built:
+    """The mail's bytes (``wire_bytes``), and whether they are on the wire: every piece
+    ``_flat`` wrote was (its line ends CRLF, no line starting with a dot), so the
+    whole is, its boundaries being lines of their own."""
+    raw = wire_bytes(msg, written)
+    wire = (id(msg), "generated") not in written and raw.endswith(b"\r\n") \
+        and all(value for (_, what), value in written.items() if what == "wire")
+    return Built(raw, wire)
 
 
 class _Unusual(Exception):
     """A message that only the generator writes right."""
 
 
-def _flat(msg: Message, written: dict[tuple[int, str], bytes]) -> bytes:
+def _flat(msg: Message, written: dict[tuple[int, str], Any]) -> bytes:
     """The bytes of ``msg`` as BytesGenerator (compat32, CRLF) writes them; those of its
     headers and of each part without parts kept in ``written`` (and taken from it)."""
     if not msg.is_multipart():
         found = written.get((id(msg), "part"))
         if found is None:
-            found = written[(id(msg), "part")] = _leaf(msg)
-        return found
+            found, written[(id(msg), "wire")] = _leaf(msg)
+            written[(id(msg), "part")] = found
+        return bytes(found)
     head = written.get((id(msg), "head"))
     if head is None:
         head = written[(id(msg), "head")] = _head(msg)
+        written[(id(msg), "wire")] = _wire_lines(head)
     boundary, subparts = written[(id(msg), "boundary")], msg.get_payload()
     if msg.preamble is not None or msg.epilogue is not None or not boundary.isascii() \
             or not isinstance(subparts, list) \
@@ -208,18 +246,30 @@ def _head(msg: Message) -> bytes:
                     else _WIRE.fold_binary(name, value) for name, value in msg.raw_items())
 
 
-def _leaf(msg: Message) -> bytes:
+def _leaf(msg: Message) -> tuple[bytes, bool]:
+    """A part's bytes, and whether they are on the wire."""
     body = msg.get_payload()
     if not isinstance(body, str) or not body.isascii():
         raise _Unusual()
-    return _head(msg) + b"\r\n" + _crlf(body)
+    head = _head(msg)
+    data, dot_free = _crlf(body)
+    return head + b"\r\n" + data, dot_free and _wire_lines(head)
 
 
 @lru_cache(maxsize=16)
-def _crlf(body: str) -> bytes:
+def _crlf(body: str) -> tuple[bytes, bool]:
     """The body with every line end (CRLF, CR or LF) made CRLF, as the generator writes
-    it (the picture's body recurs in every mail of a move)."""
-    return body.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n").encode("ascii")
+    it (the picture's body recurs in every mail of a move), and whether none of its
+    lines starts with a dot."""
+    data = body.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
+    return data.encode("ascii"), not data.startswith(".") and "\n." not in data
+
+
+def _wire_lines(head: bytes) -> bool:
+    """True when the lines ``head`` (a part's headers) are as DATA carries them: CRLF
+    line ends only, none starting with a dot."""
+    return (not head.startswith(b".") and b"\n." not in head
+            and head.count(b"\r") == head.count(b"\n") == head.count(b"\r\n"))
 
 
 def _generated(msg: Message) -> bytes:
@@ -362,8 +412,8 @@ def queue_mail(store: Store, config: MailConfig, out: Outgoing, now: str) -> str
         code = store.reply_code(out.reply_for)
         out.reply_to = config.plus_address(int(out.reply_for["game_id"]), code)
     mid = message_id(config, out.game_id, out.purpose)
-    raw = build(config, out, mid, now)
+    built = build_mail(config, out, mid, now)
     redact = {"strings": [code] if code else [], "body": out.purpose in KEY_PURPOSES}
-    store.outbox_add(mid, out.game_id, out.recipient, one_line(out.subject), raw, now,
-                     out.purpose, redact=redact)
+    store.outbox_add(mid, out.game_id, out.recipient, one_line(out.subject), built.raw, now,
+                     out.purpose, redact=redact, wire=built.wire)
     return mid
