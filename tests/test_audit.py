@@ -131,6 +131,19 @@ def test_tampering_is_found(tmp_path: Path, case: str) -> None:
     assert everything.exit_code == 1 and f"game #{game}" in everything.output
 
 
+def test_stored_json_that_no_longer_decodes_is_reported_not_raised(tmp_path: Path) -> None:
+    """A referee's audit of a damaged file says where the record breaks, in a sentence:
+    the events before it are checked, nothing after."""
+    db, game = played_file(tmp_path)
+    tamper(db, game, sql("UPDATE events SET facts = '{not json' WHERE game_id = ? AND "
+                         "seq = 3", game), rehashed=False)
+    result = cli(db, "audit", str(game))
+    assert result.exit_code == 1, result.output
+    assert "audit failed" in result.output
+    assert "stored JSON does not decode" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_a_deleted_game_is_found(tmp_path: Path) -> None:
     db, game = played_file(tmp_path)
     assert cli(db, "audit", "--all").exit_code == 0
@@ -235,3 +248,14 @@ def test_facts_decided_again_are_compared_as_their_records() -> None:
     assert not _same_facts(Decision([OverLimit("Ann", ["PRR", "NYC"])]), stored)
     assert not _same_facts(Decision([Cash("bank", "p:Ann", 10),
                                      OverLimit("Ann", ["PRR", "NYC"])]), stored)
+
+
+def test_a_missing_server_secret_is_a_sentence(tmp_path: Path) -> None:
+    """The store refusing to open (its secret gone) is told as the store's sentence, by
+    any command, not as a trace."""
+    db, game = played_file(tmp_path)
+    Path(f"{db}.secret").unlink()
+    for args in (["audit", str(game)], ["show", str(game)], ["log", str(game)]):
+        result = cli(db, *args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "server secret" in result.output and "Restore the file" in result.output

@@ -107,7 +107,16 @@ class RecordMixin(StoreBase):
         problems of its record (``verify_record``), the events read once for both."""
         rows = self._event_rows(game_id)
         problems = self._verify_rows(game_id, rows)
-        return [decode_event(row) for row in rows], problems
+        events = []
+        for row in rows:
+            try:
+                events.append(decode_event(row))
+            except ValueError:  # JSON columns changed outside pbem: nothing after can be read
+                problems.append(Problem(game_id, int(row["seq"]), "its stored JSON does not "
+                                        "decode: the record was changed outside pbem; the "
+                                        "events from here on cannot be checked"))
+                break
+        return events, problems
 
     def _event_rows(self, game_id: int) -> list[dict[str, Any]]:
         """The game's event rows as stored, in seq order."""
