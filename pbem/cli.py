@@ -12,7 +12,7 @@ import click
 
 from . import collector, service
 from .cli_output import echo, fail
-from .engine.errors import SetupError
+from .engine.errors import PbemError, SetupError
 from .notation import format_action
 from .render import full_text, mail_parts, since_last_turn, state_json, svg_map
 from .render.archive import archive_page
@@ -42,6 +42,14 @@ class PbemGroup(click.Group):
         if args is None:
             collector.set_up_for(sys.argv[1:])
         return super().main(args, *rest, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """The command, and for an error of pbem's that no command turned into its own
+        message (the store's server secret missing, say), the sentence, not a trace."""
+        try:
+            return super().invoke(ctx)
+        except PbemError as exc:
+            fail(str(exc), 1)
 
 
 @click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})

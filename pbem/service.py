@@ -15,6 +15,7 @@ from .engine.facts import Fact
 from .engine.game import (
     ENGINE_VERSION,
     REFEREE,
+    Decision,
     apply_facts,
     decide,
     legal_moves,
@@ -469,8 +470,7 @@ def audit(store: Store, game_id: int) -> AuditResult:
     that differs, or that another engine wrote, is dropped once the events are checked
     (a note says so when it differed). That is audit's only write, to a cache; on a
     read-only database the snapshots stay and a note says so (drop_bad_snapshots)."""
-    events = store.events(game_id)
-    problems = store.verify_record(game_id)
+    events, problems = store.verified_events(game_id)
     try:
         state = initial(store, game_id)
     except (SetupError, ValueError, KeyError) as exc:
@@ -500,8 +500,7 @@ def audit(store: Store, game_id: int) -> AuditResult:
                                     f"({type(exc).__name__}: {exc})"))
             drop_bad_snapshots(store, game_id, bad, notes)
             return AuditResult(len(events), problems, notes)
-        if problem is None and decision is not None and \
-                decision.records != [f.to_json() for f in stored]:
+        if problem is None and decision is not None and not _same_facts(decision, stored):
             problem = f"{_short(event['text'])} gives different facts when decided again"
         if problem:
             problems.append(Problem(game_id, event["seq"], problem))
@@ -510,6 +509,14 @@ def audit(store: Store, game_id: int) -> AuditResult:
                             bad)
     drop_bad_snapshots(store, game_id, bad, notes)
     return AuditResult(len(events), problems, notes)
+
+
+def _same_facts(decision: Decision, stored: list[Fact]) -> bool:
+    """Whether a command decided again has its stored facts (read as facts of today):
+    the same records. Facts equal field by field have the same records, so they are
+    compared first; facts that may differ only in how a value is held (a tuple decided,
+    a list read back) are compared as records."""
+    return decision.facts == stored or decision.records == [f.to_json() for f in stored]
 
 
 def _valid_revert(event: dict[str, Any]) -> bool:

@@ -131,6 +131,19 @@ def test_tampering_is_found(tmp_path: Path, case: str) -> None:
     assert everything.exit_code == 1 and f"game #{game}" in everything.output
 
 
+def test_stored_json_that_no_longer_decodes_is_reported_not_raised(tmp_path: Path) -> None:
+    """A referee's audit of a damaged file says where the record breaks, in a sentence:
+    the events before it are checked, nothing after."""
+    db, game = played_file(tmp_path)
+    tamper(db, game, sql("UPDATE events SET facts = '{not json' WHERE game_id = ? AND "
+                         "seq = 3", game), rehashed=False)
+    result = cli(db, "audit", str(game))
+    assert result.exit_code == 1, result.output
+    assert "audit failed" in result.output
+    assert "stored JSON does not decode" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_a_deleted_game_is_found(tmp_path: Path) -> None:
     db, game = played_file(tmp_path)
     assert cli(db, "audit", "--all").exit_code == 0
@@ -214,3 +227,35 @@ def test_every_kind_is_checked(tmp_path: Path) -> None:
     assert any("unknown kind 'bogus'" in p for p in problems), problems
     assert any("a talk event" in p and "carries facts" in p for p in problems), problems
     assert any("events were added" in p for p in problems), problems
+
+
+def test_facts_decided_again_are_compared_as_their_records() -> None:
+    """The audit compares a decision's facts with the stored ones read back: field by
+    field first, as records where those differ (a tuple decided, a list read back:
+    the same record), so no difference in the records is missed."""
+    from pbem.engine.facts import Cash, OverLimit
+    from pbem.engine.game import Decision
+    from pbem.service import _same_facts
+
+    stored = [OverLimit("Ann", ["PRR", "NYC"]), Cash("bank", "p:Ann", 10)]
+    assert _same_facts(Decision([OverLimit("Ann", ["PRR", "NYC"]), Cash("bank", "p:Ann", 10)]),
+                       stored)
+    held_as_tuple = Decision([OverLimit("Ann", ("PRR", "NYC")),  # type: ignore[arg-type]
+                              Cash("bank", "p:Ann", 10)])
+    assert held_as_tuple.facts != stored and _same_facts(held_as_tuple, stored)
+    assert not _same_facts(Decision([OverLimit("Ann", ["PRR"]), Cash("bank", "p:Ann", 10)]),
+                           stored)
+    assert not _same_facts(Decision([OverLimit("Ann", ["PRR", "NYC"])]), stored)
+    assert not _same_facts(Decision([Cash("bank", "p:Ann", 10),
+                                     OverLimit("Ann", ["PRR", "NYC"])]), stored)
+
+
+def test_a_missing_server_secret_is_a_sentence(tmp_path: Path) -> None:
+    """The store refusing to open (its secret gone) is told as the store's sentence, by
+    any command, not as a trace."""
+    db, game = played_file(tmp_path)
+    Path(f"{db}.secret").unlink()
+    for args in (["audit", str(game)], ["show", str(game)], ["log", str(game)]):
+        result = cli(db, *args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "server secret" in result.output and "Restore the file" in result.output

@@ -486,6 +486,42 @@ def test_rehashing_a_tampered_row_without_the_secret_is_caught(
     assert store.broken_links(game) == [2, 3]
 
 
+def test_the_chain_is_checked_on_the_decoded_content_where_the_stored_text_is_not_it(
+    store: Store, game: int, db_path: Path
+) -> None:
+    """broken_links hashes the stored text first; where that is not the canonical JSON
+    of the decoded content (a command whose keys were numbers; JSON spaced out by hand)
+    it checks the content decoded, as the chain's definition says."""
+    append(store, game, 1)
+    numbered = append(store, game, 2, command={2: "a", 10: "b"})
+    stored = store.db.execute("SELECT command FROM events WHERE seq = 2").fetchone()[0]
+    assert stored == '{"2":"a","10":"b"}' != canonical_json(numbered["command"])
+    append(store, game, 3)
+    assert store.broken_links(game) == []
+    _tamper(db_path, "UPDATE events SET facts = ' [ {\"to\": \"Bob\", \"type\": \"turn\"} ]'"
+            " WHERE seq = 3")
+    assert store.events(game)[2]["facts"] == [{"type": "turn", "to": "Bob"}]
+    assert store.broken_links(game) == []  # the same content, as it always was
+    _tamper(db_path, "UPDATE events SET facts = '[{\"to\":\"Bob\",\"type\":\"turn\"}]', "
+            "command = '{\"10\":\"b\",\"2\":\"z\"}' WHERE seq = 2")
+    assert store.broken_links(game) == [2]
+    assert [p.seq for p in store.verify_record(game)] == [2]
+
+
+def test_verified_events_are_the_events_and_the_records_problems(
+    store: Store, game: int, db_path: Path
+) -> None:
+    for seq in range(1, 4):
+        append(store, game, seq)
+    assert store.verified_events(game) == (store.events(game), [])
+    _tamper(db_path, "UPDATE events SET text = 'pass!' WHERE seq = 2")
+    events, problems = store.verified_events(game)
+    assert events == store.events(game) and events[1]["text"] == "pass!"
+    assert problems == store.verify_record(game) and [p.seq for p in problems] == [2]
+    with pytest.raises(UnknownGame):
+        store.verified_events(game + 1)
+
+
 def test_events_are_append_only_in_the_database(store: Store, game: int) -> None:
     append(store, game, 1)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):

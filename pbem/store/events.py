@@ -296,15 +296,48 @@ class EventsMixin(StoreBase):
 
 
 def broken_links(rows: list[dict[str, Any]], secret: ServerSecret) -> list[int]:
-    """The seqs of stored event rows (in seq order) whose links are wrong."""
+    """The seqs of stored event rows (in seq order) whose links are wrong: a row's hash
+    must be event_hash of its prev_hash and its content decoded.
+
+    Most rows are checked from their stored text: the JSON columns as stored, the other
+    fields encoded as canonical_json encodes them (``stored_content_json``). Where the
+    store wrote the row, that is the very text event_hash hashes (canonical_json of a
+    value it wrote and read back is the stored text), so the HMAC matches and the row
+    need not be decoded and encoded again. Where it does not match, the row is checked as
+    the definition says (decoded, encoded again): the stored text of a command whose
+    keys were numbers, say, is not the canonical text of what it decodes to, and a row
+    changed by hand matches neither. A row whose stored text matched but whose decoded
+    text would not is one hashed over a text the store never hashes: only the holder of
+    the server secret could have written it."""
     broken: list[int] = []
     expected_prev = ZERO_HASH
     for row in rows:
-        try:
-            computed = event_hash(row["prev_hash"], decode_event(row), secret)
-        except (ValueError, TypeError):  # JSON columns that no longer decode
-            computed = None
-        if row["prev_hash"] != expected_prev or row["hash"] != computed:
+        if row["prev_hash"] != expected_prev or not _hash_holds(row, secret):
             broken.append(int(row["seq"]))
         expected_prev = row["hash"]
     return broken
+
+
+def _hash_holds(row: Mapping[str, Any], secret: ServerSecret) -> bool:
+    """Whether the row's hash is its content's (broken_links: the stored text first)."""
+    try:
+        if row["hash"] == secret.mac("event", row["prev_hash"], stored_content_json(row)):
+            return True
+    except (ValueError, TypeError):  # a field JSON cannot write: try it decoded
+        pass
+    try:
+        return bool(row["hash"] == event_hash(row["prev_hash"], decode_event(row), secret))
+    except (ValueError, TypeError):  # JSON columns that no longer decode
+        return False
+
+
+def stored_content_json(row: Mapping[str, Any]) -> str:
+    """The content fields of a stored event row as one JSON object, sorted, its JSON
+    columns (command, facts, log) as stored: canonical_json of the decoded content when
+    those texts are canonical, as the store writes them."""
+    parts = []
+    for name in _SORTED_CONTENT:
+        value = row[name]
+        text = value if name in _JSON_COLUMNS and value is not None else _scalar_json(value)
+        parts.append(f'"{name}":{text}')
+    return "{" + ",".join(parts) + "}"

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import StoreBase, canonical_json
-from .events import ZERO_HASH, broken_links
+from .events import ZERO_HASH, broken_links, decode_event
 from .secret import ServerSecret
 
 _GAME_FIELDS = ("id", "title", "options", "seed", "engine_version", "rules_version", "created",
@@ -100,8 +100,30 @@ class RecordMixin(StoreBase):
 
     def verify_record(self, game_id: int) -> list[Problem]:
         """The game's hash chain, its sealed head and its setup and players."""
+        return self._verify_rows(game_id, self._event_rows(game_id))
+
+    def verified_events(self, game_id: int) -> tuple[list[dict[str, Any]], list[Problem]]:
+        """Every event of the game in seq order, JSON decoded (``events``), and the
+        problems of its record (``verify_record``), the events read once for both."""
+        rows = self._event_rows(game_id)
+        problems = self._verify_rows(game_id, rows)
+        events = []
+        for row in rows:
+            try:
+                events.append(decode_event(row))
+            except ValueError:  # JSON columns changed outside pbem: nothing after can be read
+                problems.append(Problem(game_id, int(row["seq"]), "its stored JSON does not "
+                                        "decode: the record was changed outside pbem; the "
+                                        "events from here on cannot be checked"))
+                break
+        return events, problems
+
+    def _event_rows(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's event rows as stored, in seq order."""
         self._require_game(game_id)
-        rows = self._rows("SELECT * FROM events WHERE game_id = ? ORDER BY seq", [game_id])
+        return self._rows("SELECT * FROM events WHERE game_id = ? ORDER BY seq", [game_id])
+
+    def _verify_rows(self, game_id: int, rows: list[dict[str, Any]]) -> list[Problem]:
         problems = [Problem(game_id, seq, "its hash does not match the chain: the event was "
                             "changed, or an event before it deleted")
                     for seq in broken_links(rows, self.secret)]
