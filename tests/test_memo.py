@@ -1,9 +1,10 @@
-"""pbem.engine.memo.ByIdentity: answers remembered by the objects they were made from."""
+"""pbem.engine.memo: answers remembered by the objects they were made from (ByIdentity),
+and with what they read (ByWhatWasRead)."""
 
 import gc
 import weakref
 
-from pbem.engine.memo import ByIdentity
+from pbem.engine.memo import ByIdentity, ByWhatWasRead
 
 
 class Unhashable:
@@ -65,3 +66,36 @@ def test_a_full_memo_forgets_everything() -> None:
 
     assert memo.get((things[0],), None, make) == 99  # forgotten when the third came
     assert made == [1]
+
+
+def test_by_what_was_read_answers_again_while_what_it_read_looks_the_same() -> None:
+    memo: ByWhatWasRead[str, int] = ByWhatWasRead(limit=8)
+    board = {"A1": "tile 7", "B2": "tile 8", "C3": "tile 9"}
+    made: list[int] = []
+
+    def walk(read: set[str]) -> int:  # reads A1 and B2 only
+        read.update(("A1", "B2"))
+        made.append(1)
+        return len(made)
+
+    owner = object()
+    assert memo.get((owner,), "leg", board.get, walk) == 1
+    board["C3"] = "tile 23"  # not read: the same answer, not made again
+    assert memo.get((owner,), "leg", board.get, walk) == 1
+    board["B2"] = "tile 16"  # read: made again
+    assert memo.get((owner,), "leg", board.get, walk) == 2
+    assert memo.get((owner,), "leg", board.get, walk) == 2
+    assert memo.get((object(),), "leg", board.get, walk) == 3  # another object
+    memo.clear()
+    assert memo.get((owner,), "leg", board.get, walk) == 4
+
+
+def test_by_what_was_read_forgets_all_when_full() -> None:
+    memo: ByWhatWasRead[str, str] = ByWhatWasRead(limit=2)
+    owner = object()
+    def named(read: set[str]) -> str:
+        return "answer"
+
+    for key in ("a", "b", "c"):
+        memo.get((owner,), key, lambda place: None, named)
+    assert len(memo._found) == 1

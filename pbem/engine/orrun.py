@@ -18,6 +18,7 @@ from .board.written import check_run
 from .context import Ctx, money, require
 from .dividends import pay_out, withhold
 from .errors import RulesError
+from .memo import ByWhatWasRead
 from .registry import book, cite
 from .state import GameState, board_key
 
@@ -101,7 +102,7 @@ def local_track(board_map: Map, board: BoardState) -> LocalTrack:
     return _per_position(_LOCAL, board_map, board, LocalTrack)
 
 
-_FEWEST: dict[tuple[Any, ...], tuple[tuple[tuple[str, Any, Any], ...], int | None]] = {}
+_FEWEST: ByWhatWasRead[str, int | None] = ByWhatWasRead(512)
 
 
 def fewest_stops(board_map: Map, board: BoardState, start: StopKey,
@@ -112,17 +113,10 @@ def fewest_stops(board_map: Map, board: BoardState, start: StopKey,
     TrackGraph of the position (a title's connection rule may ask it for every company
     after every turn, when one hex at most has changed)."""
     marker = board.markers.get(f"destination:{corp}")
-    key = (id(board_map), start, tuple(sorted(goals)), corp, most, repr(marker))
-    known = _FEWEST.get(key)
-    if known is not None and all(board.tiles.get(c) == tile and _stations(board, c) == at
-                                 for c, tile, at in known[0]):
-        return known[1]
-    read: set[str] = set()
-    answer = track_graph(board_map, board).fewest_stops(start, goals, corp, most, read)
-    if len(_FEWEST) >= 512:
-        _FEWEST.clear()
-    _FEWEST[key] = (tuple((c, board.tiles.get(c), _stations(board, c)) for c in read), answer)
-    return answer
+    key = (start, tuple(sorted(goals)), corp, most, repr(marker))
+    return _FEWEST.get(
+        (board_map,), key, lambda coord: (board.tiles.get(coord), _stations(board, coord)),
+        lambda read: track_graph(board_map, board).fewest_stops(start, goals, corp, most, read))
 
 
 def _stations(board: BoardState, coord: str) -> tuple[tuple[str, ...], ...]:

@@ -21,6 +21,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..memo import ByWhatWasRead
 from .localtrack import LocalTrack, State
 from .map import BoardState, Map, tile_at
 from .routegraph import StopKey
@@ -156,7 +157,9 @@ def _realised(
 
 #: the ways of legs walked before, by (map, start, goal): the tiles of the hexes the
 #: walk read, and the ways found
-_WAYS: dict[tuple[int, Node, Node], tuple[tuple[tuple[str, Any], ...], list[Way]]] = {}
+#: the ways of a leg, remembered with the tiles of the hexes the walk read: where they
+#: are the same, so are the ways (a company runs much the same routes turn after turn)
+_WAYS: ByWhatWasRead[str, list[Way]] = ByWhatWasRead(2048)
 
 
 def forget_ways() -> None:
@@ -165,19 +168,14 @@ def forget_ways() -> None:
 
 
 def _ways(track: LocalTrack, start: Node, goal: Node) -> list[Way]:
-    """_walk(...), remembered with the tiles of the hexes it read: where they are the
-    same, so are the ways (a company runs much the same routes turn after turn)."""
+    """_walk(...), remembered with the tiles of the hexes it read (_WAYS)."""
     tiles = track.board.tiles
-    key = (id(track.map), start, goal)
-    known = _WAYS.get(key)
-    if known is not None and all(tiles.get(c) == laid for c, laid in known[0]):
-        return known[1]
-    read: set[str] = {start[1]}
-    found = _walk(track, start, goal, read)
-    if len(_WAYS) >= 2048:
-        _WAYS.clear()
-    _WAYS[key] = (tuple((c, tiles.get(c)) for c in read), found)
-    return found
+
+    def walk(read: set[str]) -> list[Way]:
+        read.add(start[1])
+        return _walk(track, start, goal, read)
+
+    return _WAYS.get((track.map,), (start, goal), tiles.get, walk)
 
 
 def _walk(track: LocalTrack, start: Node, goal: Node, read: set[str]) -> list[Way]:
