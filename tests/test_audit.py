@@ -142,6 +142,9 @@ def test_stored_json_that_no_longer_decodes_is_reported_not_raised(tmp_path: Pat
     assert "audit failed" in result.output
     assert "stored JSON does not decode" in result.output
     assert "Traceback" not in result.output
+    logged = cli(db, "log", str(game))  # a command that reads the event says so too
+    assert logged.exit_code == 1, logged.output
+    assert f"Event 3 of game #{game} no longer reads" in logged.output
 
 
 def test_a_deleted_game_is_found(tmp_path: Path) -> None:

@@ -50,3 +50,14 @@ class StoreBusy(StoreError):
             "The game database is busy with another change; nothing was recorded. "
             "Please try again in a moment."
         )
+
+
+class DamagedRecord(StoreError, ValueError):
+    """A stored event that no longer reads (its JSON changed outside pbem, or the file
+    damaged). A ValueError too: the record's checks read it as a broken row."""
+
+    def __init__(self, game_id: object, seq: object) -> None:
+        super().__init__(
+            f"Event {seq} of game #{game_id} no longer reads (its stored JSON is damaged): "
+            f"the record was changed outside pbem. `pbem audit {game_id}` shows where; "
+            "restore the database from a backup.")

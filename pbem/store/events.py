@@ -16,7 +16,7 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from .base import StoreBase, canonical_json
-from .errors import ConcurrencyError, StoreError
+from .errors import ConcurrencyError, DamagedRecord, StoreError
 from .secret import ServerSecret
 
 #: command: a game command (facts); revert: an undo; setup: facts without a command;
@@ -62,7 +62,10 @@ def _decoded(event: dict[str, Any]) -> dict[str, Any]:
     """``event`` (a row of our own) with its JSON columns decoded in place."""
     for column in _JSON_COLUMNS:
         if event[column] is not None:
-            event[column] = stored_json(event[column])
+            try:
+                event[column] = stored_json(event[column])
+            except ValueError as exc:
+                raise DamagedRecord(event.get("game_id"), event.get("seq")) from exc
     return event
 
 
