@@ -87,22 +87,44 @@ def direct_run(
     return Run(tuple(result), sum(r.revenue for r in result))
 
 
-def _assigned(trains: Sequence[TrainSpec], names: list[str]) -> list[Reach] | None:
-    """Each written train's reach, as check_run assigns them (the n-th route of a train
-    name runs the n-th train of that name); None when a name is not the company's or is
-    given too often."""
-    owned: dict[str, list[Reach]] = {}
-    for name, reach in trains:
-        owned.setdefault(name.upper(), []).append(reach)
-    given: dict[str, int] = {}
-    found = []
-    for name in names:
+class NoTrainLeft(LookupError):
+    """TrainsByName.take: every train of that name (if any) already has its route."""
+
+
+class TrainsByName:
+    """The company's trains by name (upper case), handed to written routes as check_run
+    assigns them: the n-th route of a train name runs the n-th train of that name."""
+
+    def __init__(self, trains: Sequence[TrainSpec]) -> None:
+        self.owned: dict[str, list[Reach]] = {}
+        for name, reach in trains:
+            self.owned.setdefault(name.upper(), []).append(reach)
+        self.given: dict[str, int] = {}
+
+    def owns(self, name: str) -> bool:
+        return name.upper() in self.owned
+
+    def count(self, name: str) -> int:
+        return len(self.owned.get(name.upper(), ()))
+
+    def take(self, name: str) -> Reach:
+        """The reach of the next train of that name (None is a reach: no limit); raises
+        NoTrainLeft when the company has none left, or none at all."""
         key = name.upper()
-        given[key] = given.get(key, 0) + 1
-        if given[key] > len(owned.get(key, ())):
-            return None
-        found.append(owned[key][given[key] - 1])
-    return found
+        self.given[key] = self.given.get(key, 0) + 1
+        if self.given[key] > self.count(name):
+            raise NoTrainLeft(name)
+        return self.owned[key][self.given[key] - 1]
+
+
+def _assigned(trains: Sequence[TrainSpec], names: list[str]) -> list[Reach] | None:
+    """Each written train's reach (TrainsByName); None when a name is not the company's
+    or is given too often."""
+    owned = TrainsByName(trains)
+    try:
+        return [owned.take(name) for name in names]
+    except NoTrainLeft:
+        return None
 
 
 def _kind(board_map: Map, board: BoardState, stop: StopKey) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import AmbiguousError, RulesError
-from .legs import direct_run
+from .legs import NoTrainLeft, TrainsByName, direct_run
 from .localtrack import LocalTrack
 from .map import BoardState, Map, tile_at
 from .routegraph import RouteGraph, StopKey
@@ -240,25 +240,21 @@ def _read_written(
     untracked: dict[StopKey, int],
     cite: Callable[[str], str | None],
 ) -> list[_Written]:
-    owned: dict[str, list[Reach]] = {}
-    for name, distance in trains:
-        owned.setdefault(name.upper(), []).append(distance)
-    given: dict[str, int] = {}
+    owned = TrainsByName(trains)
     written = []
     for entry in explicit:
         name = str(entry.get("train", "")).strip()
-        key = name.upper()
-        if key not in owned:
+        if not owned.owns(name):
             raise RulesError(f"{corp} has no {train_phrase(name)}.")
-        given[key] = given.get(key, 0) + 1
-        if given[key] > len(owned[key]):
-            count = len(owned[key])
+        try:
+            distance = owned.take(name)
+        except NoTrainLeft:
+            count = owned.count(name)
             if count == 1:
                 raise RulesError(f"The {train_phrase(name)} is given more than one route; "
-                                 "each train runs once.")
+                                 "each train runs once.") from None
             raise RulesError(f"{corp} has {count} {train_phrase(name)}s but more routes are "
-                             "given for them; each train runs once.", cite("run"))
-        distance = owned[key][given[key] - 1]
+                             "given for them; each train runs once.", cite("run")) from None
         tokens = [str(t) for t in entry.get("stops", [])]
         options = [_read_stop(board_map, board, graph, token, untracked) for token in tokens]
         text = "-".join(t.strip().upper() for t in tokens)
