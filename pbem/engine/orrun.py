@@ -14,6 +14,7 @@ from .board.routegraph import RouteGraph, StopKey
 from .board.search import Run, TrainSpec, beats, best_run
 from .board.search import has_route as route_exists
 from .board.track import TrackGraph
+from .board.track import fewest_stops as walk_fewest_stops
 from .board.written import check_run
 from .context import Ctx, money, require
 from .dividends import pay_out, withhold
@@ -107,16 +108,16 @@ _FEWEST: ByWhatWasRead[str, int | None] = ByWhatWasRead(512)
 
 def fewest_stops(board_map: Map, board: BoardState, start: StopKey,
                  goals: Collection[StopKey], corp: str, most: int | None) -> int | None:
-    """TrackGraph.fewest_stops on the position, remembered with the hexes it read:
-    asked again where those hexes have the same tiles and stations (and the company's
-    destination marker is where it was), it is the same answer without a walk, nor a
-    TrackGraph of the position (a title's connection rule may ask it for every company
-    after every turn, when one hex at most has changed)."""
+    """track.fewest_stops on the position (a walk reading the hexes it comes to, without
+    a TrackGraph of the position), remembered with the hexes it read: asked again where
+    those hexes have the same tiles and stations (and the company's destination marker
+    is where it was), it is the same answer without a walk (a title's connection rule
+    may ask it for every company after every turn, when one hex at most has changed)."""
     marker = board.markers.get(f"destination:{corp}")
     key = (start, tuple(sorted(goals)), corp, most, repr(marker))
     return _FEWEST.get(
         (board_map,), key, lambda coord: (board.tiles.get(coord), _stations(board, coord)),
-        lambda read: track_graph(board_map, board).fewest_stops(start, goals, corp, most, read))
+        lambda read: walk_fewest_stops(board_map, board, start, goals, corp, most, read))
 
 
 def _stations(board: BoardState, coord: str) -> tuple[tuple[str, ...], ...]:

@@ -119,6 +119,12 @@ class Map:
         return {}
 
     @cached_property
+    def hex_links_memo(self) -> dict[tuple[str, tuple[str, int] | None], Any]:
+        """track.hex_links' memo: per (hex, laid tile or None) the nodes each node of
+        its track joins."""
+        return {}
+
+    @cached_property
     def hex_track_memo(self) -> dict[tuple[str, tuple[str, int] | None], Any]:
         """track.hex_track's memo: per (hex, laid tile or None) its stops and segments."""
         return {}

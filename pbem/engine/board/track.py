@@ -422,6 +422,83 @@ def hex_track(board_map: Map, coord: str, laid: tuple[str, int] | None
     return found  # type: ignore[no-any-return]
 
 
+def hex_links(board_map: Map, coord: str, laid: tuple[str, int] | None
+              ) -> dict[Node, tuple[Node, ...]]:
+    """For each node of hex `coord`'s track with tile `laid` (None: the printed hex),
+    the nodes at the other ends of its segments there, in the order of the hex's paths
+    (a TrackGraph's ``at`` for this hex), remembered by the map."""
+    key = (coord, laid)
+    found = board_map.hex_links_memo.get(key)
+    if found is None:
+        links: dict[Node, list[Node]] = {}
+        for segment in hex_track(board_map, coord, laid)[1]:
+            for end in segment.ends:
+                links.setdefault(end, []).append(segment.other(end))
+        found = board_map.hex_links_memo[key] = {n: tuple(o) for n, o in links.items()}
+    return found  # type: ignore[no-any-return]
+
+
+def fewest_stops(board_map: Map, board: BoardState, start: tuple[str, int],
+                 goals: Collection[tuple[str, int]], corp: str, most: int | None = None,
+                 read: set[str] | None = None) -> int | None:
+    """The fewest stops, both ends counted, that a walk along the track from stop
+    `start` to one of `goals` passes without passing a stop that blocks `corp`, or
+    None when no walk joins them (with `most`: none passing at most `most` stops; the
+    walks stop looking there).  A route counts every stop it passes (1830 6.4.1, 1870
+    p.21), so no train that counts fewer stops has a route between them: a bound
+    asked before a route search (a walk may turn back or reuse track, a route may
+    not).  `read`: gets the hexes whose track and stations the answer read (the
+    hexes of the stops and sides the walks came to): with the same tiles and
+    stations there, and the same destination marker, the answer is the same.
+
+    The walks go the other way, from the goals to `start`: a walk passes the same
+    stops either way (its ends may block, the stops between may not), so the fewest
+    are the same, and a company's destination usually has less track about it than
+    its home (about a third of the hexes read on the 1870 logs of 18xx.games).  They
+    read each hex's track as they come to it (hex_links), without a TrackGraph of the
+    whole board."""
+    ends = [("stop", c, i) for c, i in goals if c in board_map]  # others: no track
+    best: dict[Node, int] = dict.fromkeys(ends, 1)
+    ring = deque(best)  # 0-1 breadth first: a stop costs one, a hex side none
+    target: Node = ("stop", *start)
+    tiles, tokens, order = board.tiles, board.tokens, board_map.hex_order
+    neighbours, memo = board_map.neighbour, board_map.hex_links_memo
+    seen = read if read is not None else set()
+    while ring:
+        node = ring.popleft()
+        cost = best[node]
+        if most is not None and cost > most:
+            return None  # the ring is in order of cost: every walk left passes more
+        kind, coord, number = node
+        if kind == "side" and (across := neighbours(coord, number)) is not None:
+            hexes_at: tuple[str, ...] = (coord, across) if order[coord] < order[across] \
+                else (across, coord)
+        else:
+            hexes_at = (coord,)
+        seen.update(hexes_at)
+        if node == target:
+            return cost  # the first taken off the ring is the nearest
+        if kind == "stop" and cost > 1:  # a walk may start at a goal that blocks
+            stop_kind, slots = hex_track(board_map, coord, tiles.get(coord))[0][node]
+            stops = tokens.get(coord, [])
+            if stop_blocks(board, node, stop_kind, slots,
+                           stops[number] if number < len(stops) else [], corp):
+                continue
+        for here in hexes_at:
+            laid = tiles.get(here)
+            links = memo.get((here, laid))
+            if links is None:
+                links = hex_links(board_map, here, laid)
+            for other in links.get(node, ()):
+                step = 1 if other[0] == "stop" else 0
+                if best.get(other, cost + step + 1) > cost + step:
+                    best[other] = cost + step
+                    if step:
+                        ring.append(other)
+                    else:
+                        ring.appendleft(other)
+    return None
+
 class TrackGraph:
     """The track on the board as segments between stops and hex sides (of the board as
     it is when the graph is made: it keeps a copy, so a graph may be kept for a board
@@ -485,43 +562,8 @@ class TrackGraph:
     def fewest_stops(self, start: tuple[str, int], goals: Collection[tuple[str, int]],
                      corp: str, most: int | None = None, read: set[str] | None = None
                      ) -> int | None:
-        """The fewest stops, both ends counted, that a walk along the track from stop
-        `start` to one of `goals` passes without passing a stop that blocks `corp`, or
-        None when no walk joins them (with `most`: none passing at most `most` stops; the
-        walks stop looking there).  A route counts every stop it passes (1830 6.4.1, 1870
-        p.21), so no train that counts fewer stops has a route between them: a bound
-        asked before a route search (a walk may turn back or reuse track, a route may
-        not).  `read`: gets the hexes whose track and stations the answer read (the
-        hexes of the stops and sides the walks came to): with the same tiles and
-        stations there, and the same destination marker, the answer is the same."""
-        first: Node = ("stop", *start)
-        targets = {("stop", c, i) for c, i in goals}
-        best: dict[Node, int] = {first: 1}
-        ring = deque([first])  # 0-1 breadth first: a stop costs one, a hex side none
-        at, segments = self.at, self.segments
-        while ring:
-            node = ring.popleft()
-            cost = best[node]
-            if most is not None and cost > most:
-                return None  # the ring is in order of cost: every walk left passes more
-            if read is not None:
-                read.add(node[1])
-                if node[0] == "side" and (across := self.map.neighbour(node[1], node[2])):
-                    read.add(across)
-            if node in targets:
-                return cost  # the first goal taken off the ring is the nearest
-            if node != first and self.blocks(node, corp):
-                continue
-            for seg in at.get(node, ()):
-                other = segments[seg].other(node)
-                step = 1 if other[0] == "stop" else 0
-                if best.get(other, cost + step + 1) > cost + step:
-                    best[other] = cost + step
-                    if step:
-                        ring.append(other)
-                    else:
-                        ring.appendleft(other)
-        return None
+        """fewest_stops(...) on this graph's board."""
+        return fewest_stops(self.map, self.board, start, goals, corp, most, read)
 
     def successors(self, corp: str) -> list[Sequence[int]]:
         """For each directed state (see RouteMoves) of the region of `corp`'s stations,
