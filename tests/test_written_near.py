@@ -3,18 +3,23 @@ when no best run is compared: option best_run=free, as imported games have it) i
 run checked on the company's whole region (1830 6.4, 6.4.1, 6.4.2; 1870 p.21): the same
 routes, stops, track and revenue, and the same sentence for routes that are not legal,
 for the best runs of every company at positions of random games and for those runs
-spoiled.  The same for a run realised on the track itself, leg by leg, when each leg has
-one way (board.legs.direct_run, which check_run's near_only asks first)."""
+spoiled.  The same for a run realised on the track itself, leg by leg (board.legs.direct_run,
+which check_run's near_only asks first), where a leg with several ways takes the one the
+route graph's search takes."""
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections import Counter
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from selfplay import positions_at
 
+from pbem.engine.board import legs as legs_module
 from pbem.engine.board import written as written_module
 from pbem.engine.board.legs import direct_run
 from pbem.engine.board.localtrack import LocalTrack
@@ -30,6 +35,13 @@ from pbem.engine.orrun import (
     train_specs,
 )
 from pbem.engine.state import GameState
+from pbem.importer.replay import replay_log
+from pbem.importer.sitelog import SiteAction, read_log
+from pbem.store import open_store
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("PBEM_SHARED", ROOT.parent / "shared"))
+FIXTURES = SHARED / "fixtures" / "18xx.games" / "1830"
 
 
 def checked(state: GameState, corp: str, explicit: list[dict[str, Any]], near_only: bool
@@ -104,6 +116,7 @@ def direct(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> Any:
 
 
 def compare_direct(state: GameState, seen: Counter[str]) -> None:
+    track = LocalTrack(state.map, state.board)
     for corp, number, text in written_runs(state):
         got = direct(state, corp, text)
         if got is None:
@@ -111,6 +124,9 @@ def compare_direct(state: GameState, seen: Counter[str]) -> None:
             continue
         assert got == checked(state, corp, text, False), (corp, text)
         seen["best run" if number == 0 else "spoiled but legal"] += 1
+        if any(len(legs_module._ways(track, ("stop", *a), ("stop", *b))) > 1
+               for route in got.routes for a, b in itertools.pairwise(route.stops)):
+            seen["a leg with several ways"] += 1
 
 
 @pytest.mark.parametrize(("title", "seed", "at"), [
@@ -119,9 +135,28 @@ def compare_direct(state: GameState, seen: Counter[str]) -> None:
 ])
 def test_written_run_on_the_track_itself_is_the_run_on_the_region(
         title: str, seed: int, at: tuple[int, ...]) -> None:
-    """Where each leg of a legal run has one way, direct_run realises it: the same
-    stops, track (segment by segment, in travel order) and revenue as the route graph
-    of the company's region; a run that is not legal, or legs with more than one way,
-    it leaves to the route graph (None), never a different answer."""
+    """direct_run realises a legal run with the same stops, track (segment by segment,
+    in travel order) and revenue as the route graph of the company's region, where a
+    leg has several ways too; a run that is not legal it leaves to the route graph
+    (None), never a different answer."""
     seen = compared(title, seed, at, compare_direct)
     assert seen["best run"] and seen["asked the route graph"], seen
+
+
+@pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"{FIXTURES} is absent (../shared)")
+def test_legs_with_several_ways_on_a_late_1830_board() -> None:
+    """The same on a game of 18xx.games at every run of its last operating rounds, where
+    the best runs have legs with several ways (1830 tiles joined in two places)."""
+    seen: Counter[str] = Counter()
+    runs = iter(range(1_000))
+
+    def watch(site: SiteAction, state: GameState) -> None:
+        if site.get("type") == "run_routes" and next(runs) % 4 == 0:
+            compare_direct(state, seen)
+
+    store = open_store(":memory:", now="2024-01-01T00:00:00+00:00")
+    try:
+        replay_log(store, read_log(FIXTURES / "1830_202816.json"), watch=watch)
+    finally:
+        store.close()
+    assert seen["a leg with several ways"] and seen["best run"], seen

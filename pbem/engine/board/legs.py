@@ -2,26 +2,29 @@
 
 A route a player writes names its stops in order; between two consecutive stops it
 travels through hex sides only (a route counts every stop it passes, 1830 6.4.1, 1870
-p.21).  When each leg has exactly one such way on the board, the run is that track: it
-is legal when the routes' stops are distinct, each route includes a station of the
-company, passes no stop that blocks it, and no two legs share track (a segment or a hex
+p.21).  The ways of each leg are walked on the board's track: the run is legal when the
+routes' stops are distinct, each route includes a station of the company, passes no stop
+that blocks it, and the legs can take ways that share no track (a segment or a hex
 side).  Every segment of such a run lies in the region of the company's stations (from
 its station along the route only sides and stops it may pass), so the run is the one a
-route graph of that region realises (written.check_run): the same stops, track and
-revenue.
+route graph of that region realises (written.check_run): the same stops and revenue,
+and the same track, for the ways are taken in the order the route graph's search meets
+them (_in_search_order) and the first ways that share nothing are the run's, as
+search.find_track takes them.
 
-direct_run() answers only that case; anything else (a leg with no way or with more than
-one, a stop named two ways, a route that breaks a rule) is None, and the caller checks
-the run on a route graph, for the same run or the same sentence.
+direct_run() answers a legal run read one way only; anything else (a leg with no way,
+a stop named two ways, a route that breaks a rule, a leg with too many ways) is None,
+and the caller checks the run on a route graph, for the same run or the same sentence.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..memo import ByWhatWasRead
+from .hexes import coord_sort_key
 from .localtrack import LocalTrack, State
 from .map import BoardState, Map, tile_at
 from .routegraph import StopKey
@@ -35,10 +38,14 @@ Way = tuple[tuple[State, ...], frozenset[Any]]
 #: The steps a leg's walk may take before the route graph is asked instead.
 WALK_STEPS = 2_000
 
+#: The ways of one leg, and the ways tried for a reading's legs, beyond which the route
+#: graph is asked instead.
+MOST_WAYS = 16
+ASSIGN_STEPS = 2_000
 
 
 class _Several(Exception):
-    """A leg has more than one way: the route graph chooses among them."""
+    """A leg has too many ways, or its walk too many steps: the route graph is asked."""
 
 
 def direct_run(
@@ -51,8 +58,8 @@ def direct_run(
     rules: RevenueRules,
 ) -> Run | None:
     """The run of the `written` routes ((train as written, per token the stops it may
-    mean), in the order given) when exactly one reading of them is legal and each of its
-    legs has one way on the track; else None (check it on a route graph)."""
+    mean), in the order given) when exactly one reading of them is legal; else None
+    (check it on a route graph)."""
     board = track.board
     specs = _assigned(trains, [name for name, _ in written])
     if specs is None:
@@ -63,9 +70,14 @@ def direct_run(
     found: list[list[tuple[list[StopKey], list[Way]]]] = []
     ways: dict[tuple[StopKey, StopKey], list[Way]] = {}
     stations = set(board.route_stations(corp))
+    if isinstance(column, int):
+        column = board_map.revenue_columns[column]
+    values = rules.stop_values(board_map, board, column)
+    order = _SearchOrder(track, lambda stop: (-_value(board_map, board, stop, column, values),
+                                              coord_sort_key(stop[0]), stop[1]))
     for reading in itertools.product(*(itertools.product(*o) for _, o in written)):
         try:
-            routes = _realised(track, corp, reading, stations, ways)
+            routes = _realised(track, corp, reading, stations, ways, order)
         except _Several:
             return None
         if routes is not None:
@@ -74,9 +86,6 @@ def direct_run(
                 return None  # ambiguous: the route graph's sentence
     if not found:
         return None
-    if isinstance(column, int):
-        column = board_map.revenue_columns[column]
-    values = rules.stop_values(board_map, board, column)
     ends = rules.end_values(board_map, board, column)
     result = []
     for (name, _), (stops, legs) in zip(written, found[0], strict=True):
@@ -144,12 +153,12 @@ def _realised(
     reading: Sequence[Sequence[StopKey]],
     stations: set[StopKey],
     ways: dict[tuple[StopKey, StopKey], list[Way]],
+    order: _SearchOrder,
 ) -> list[tuple[list[StopKey], list[Way]]] | None:
     """One reading's routes with their legs' ways; None when it is not a legal run
-    (_Several: a leg has more than one way)."""
+    (_Several: a leg has too many ways, or the ways too many combinations)."""
     areas_of = track.map.hexes
-    used: set[Any] = set()
-    routes = []
+    legs: list[list[Way]] = []
     for stops in reading:
         if len(set(stops)) < len(stops) or not stations.intersection(stops):
             return None
@@ -159,22 +168,112 @@ def _realised(
             return None
         if any(track.blocks(("stop", *stop), corp) for stop in stops[1:-1]):
             return None
-        legs = []
         for leg in itertools.pairwise(stops):
             got = ways.get(leg)
             if got is None:
-                got = ways[leg] = _ways(track, ("stop", *leg[0]), ("stop", *leg[1]))
+                got = ways[leg] = order.sorted(
+                    ("stop", *leg[0]), _ways(track, ("stop", *leg[0]), ("stop", *leg[1])))
             if not got:
                 return None
-            if len(got) > 1:
-                raise _Several
-            way = got[0]
-            if not used.isdisjoint(way[1]):
-                return None
-            used.update(way[1])
-            legs.append(way)
-        routes.append((list(stops), legs))
+            legs.append(got)
+    chosen = _first_apart(legs)
+    if chosen is None:
+        return None
+    routes, at = [], 0
+    for stops in reading:
+        routes.append((list(stops), chosen[at:at + len(stops) - 1]))
+        at += len(stops) - 1
     return routes
+
+
+def _first_apart(legs: list[list[Way]]) -> list[Way] | None:
+    """A way for each leg, no two sharing track: the first such choice with the ways
+    of each leg in their order, the first leg's way deciding first (search.find_track's
+    answer); None when there is none."""
+    chosen: list[Way] = []
+    steps = 0
+
+    def place(i: int, used: frozenset[Any]) -> bool:
+        nonlocal steps
+        if i == len(legs):
+            return True
+        for way in legs[i]:
+            steps += 1
+            if steps > ASSIGN_STEPS:
+                raise _Several
+            if used.isdisjoint(way[1]):
+                chosen.append(way)
+                if place(i + 1, used | way[1]):
+                    return True
+                chosen.pop()
+        return False
+
+    return chosen if place(0, frozenset()) else None
+
+
+class _SearchOrder:
+    """The order in which a route graph's search (search._walk_ways) meets the ways of a
+    leg.  It follows a way move by move: a move leaves a stop by one of its segments,
+    or a hex side where track branches by one of the branches (TrackGraph.onward), and
+    follows the track to the next stop or branch.  At each, the route graph takes the
+    moves toward its most valuable stop first (RouteGraph._order: the stop it arrives
+    at, else the best stop the branch's track reaches through hex sides), the stops
+    ranked by value, then hex, then index, as RouteGraph numbers them; moves alike in
+    that in the track's order."""
+
+    def __init__(self, track: LocalTrack, rank: Callable[[StopKey], Any]) -> None:
+        self.track = track
+        self.rank = rank
+        self._best: dict[State, Any] = {}
+
+    def sorted(self, start: Node, ways: list[Way]) -> list[Way]:
+        return ways if len(ways) < 2 else sorted(ways, key=lambda way: self._key(start, way))
+
+    def _key(self, start: Node, way: Way) -> list[tuple[Any, int]]:
+        states, track = way[0], self.track
+        key = []
+        branch = track.leaving(start)
+        i = 0
+        while True:
+            best, end = self._move(states, i)
+            key.append((best, branch.index(states[i])))
+            if end == len(states) - 1:
+                return key
+            branch, i = track.onward(states[end]), end + 1
+
+    def _move(self, states: tuple[State, ...], i: int) -> tuple[Any, int]:
+        """The rank of the move starting with states[i] (RouteGraph._order), and the
+        index of its last state."""
+        track = self.track
+        for end in range(i, len(states)):
+            node = track.arrival(states[end])
+            if node[0] == "stop":
+                return self.rank((node[1], node[2])), end
+            if len(track.onward(states[end])) >= 2:
+                return self._nearest(states[end]), end
+        raise AssertionError("a way ends at a stop")
+
+    def _nearest(self, state: State) -> Any:
+        """The rank of the best stop that track onward from the branch at `state`
+        reaches through hex sides only."""
+        found = self._best.get(state)
+        if found is None:
+            track = self.track
+            ranks = []
+            seen = {state}
+            work = list(track.onward(state))
+            while work:
+                after = work.pop()
+                if after in seen:
+                    continue
+                seen.add(after)
+                node = track.arrival(after)
+                if node[0] == "stop":
+                    ranks.append(self.rank((node[1], node[2])))
+                else:
+                    work.extend(track.onward(after))
+            found = self._best[state] = min(ranks)
+        return found
 
 
 #: the ways of legs walked before, by (map, start, goal): the tiles of the hexes the
@@ -202,9 +301,9 @@ def _ways(track: LocalTrack, start: Node, goal: Node) -> list[Way]:
 
 def _walk(track: LocalTrack, start: Node, goal: Node, read: set[str]) -> list[Way]:
     """The ways from stop `start` to stop `goal` through hex sides only, using no
-    segment or side twice: all of them when there are none or one, else two
-    (_Several when the walk takes more than WALK_STEPS steps).  `read` gets the hexes
-    whose track the walk read."""
+    segment or side twice: all of them (_Several when there are more than MOST_WAYS,
+    or the walk takes more than WALK_STEPS steps).  `read` gets the hexes whose track
+    the walk read."""
     empty: frozenset[Any] = frozenset()
     todo: list[tuple[State, tuple[State, ...], frozenset[Any]]] = [
         (state, (), empty) for state in track.leaving(start)]
@@ -221,8 +320,8 @@ def _walk(track: LocalTrack, start: Node, goal: Node, read: set[str]) -> list[Wa
         states += (state,)
         if node == goal:
             found.append((states, used | {seg}))
-            if len(found) > 1:
-                break
+            if len(found) > MOST_WAYS:
+                raise _Several
         elif node[0] == "side":
             used = used | {seg, node}
             across = node[1] if node[1] != state[0] else track.map.neighbour(node[1], node[2])
