@@ -4,7 +4,7 @@ besides paying out and withholding)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .board.legs import forget_ways
@@ -115,13 +115,16 @@ def fewest_stops(board_map: Map, board: BoardState, start: StopKey,
     may ask it for every company after every turn, when one hex at most has changed)."""
     marker = board.markers.get(f"destination:{corp}")
     key = (start, tuple(sorted(goals)), corp, most, repr(marker))
+    tiles, tokens = board.tiles, board.tokens
+
+    def looks(coord: str) -> Hashable:
+        """The hex's tile and stations."""
+        stops = tokens.get(coord)
+        return tiles.get(coord), tuple(map(tuple, stops)) if stops else ()
+
     return _FEWEST.get(
-        (board_map,), key, lambda coord: (board.tiles.get(coord), _stations(board, coord)),
+        (board_map,), key, looks,
         lambda read: walk_fewest_stops(board_map, board, start, goals, corp, most, read))
-
-
-def _stations(board: BoardState, coord: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(stop) for stop in board.tokens.get(coord, ()))
 
 
 def route_graph(board_map: Map, board: BoardState, corp: str, column: str | int,

@@ -25,6 +25,7 @@ from .board.track import (
 from .context import Ctx, money, require
 from .errors import AmbiguousError, RulesError
 from .facts import PrivateUsed, Station, StationMoved, TileLaid
+from .memo import ByIdentity
 from .orrun import local_track, position_key, revenue_column, track_graph
 from .registry import book, cite
 from .state import BANK, GameState, corp_holder
@@ -39,10 +40,10 @@ _FIRST_CACHE: dict[tuple[Any, ...], FirstRoutes] = {}
 
 
 def _per_board(cache: dict[tuple[Any, ...], T], state: GameState, corp: str,
-               make: Callable[[], T], size: int = 128) -> T:
-    """make(), remembered while the position is the same (orrun.position_key), at most
-    ``size`` of them."""
-    key = (position_key(state.map, state.board), corp)
+               make: Callable[[], T], size: int = 128, position: Any = None) -> T:
+    """make(), remembered while the position is the same (orrun.position_key, or
+    ``position`` when the caller has it), at most ``size`` of them."""
+    key = (position or position_key(state.map, state.board), corp)
     found = cache.get(key)
     if found is None:
         if len(cache) >= size:
@@ -71,11 +72,12 @@ def corp_arrivals(state: GameState, corp: str) -> Arrivals:
                       32)
 
 
-def corp_first_routes(state: GameState, corp: str) -> FirstRoutes:
+def corp_first_routes(state: GameState, corp: str, position: Any = None) -> FirstRoutes:
     """The corporation's routes found breadth first (board.firstroutes), remembered for
     the same board, found as far as the questions asked so far needed."""
     return _per_board(_FIRST_CACHE, state, corp,
-                      lambda: FirstRoutes(local_track(state.map, state.board), corp), 32)
+                      lambda: FirstRoutes(local_track(state.map, state.board), corp), 32,
+                      position)
 
 
 def forget_boards() -> None:
@@ -149,7 +151,19 @@ def joins_text(tile: Tile, rotation: int) -> str:
 def placement_key(state: GameState, coord: str, tile_id: str, rotation: int) -> Any:
     """What a placement puts on the board, whatever the rotation number: its track, its
     stops (kind, value, sides, the stations moved onto them).  Tile 57 at rotations 0
-    and 3 lay the same track; so do tile 1's two towns at 0 and 3, their numbers swapped."""
+    and 3 lay the same track; so do tile 1's two towns at 0 and 3, their numbers swapped.
+    On a hex without stations it is the tile's alone, remembered per map, tile and
+    rotation (a lay asks it for every rotation)."""
+    if any(state.board.tokens.get(coord, ())):
+        return _placement_key(state, coord, tile_id, rotation)
+    return _TILE_PLACEMENTS.get((state.map,), (tile_id, rotation),
+                                lambda: _placement_key(state, coord, tile_id, rotation))
+
+
+_TILE_PLACEMENTS: ByIdentity[Any] = ByIdentity(4096)
+
+
+def _placement_key(state: GameState, coord: str, tile_id: str, rotation: int) -> Any:
     tile = state.map.tiles[tile_id]
     track = frozenset(frozenset((a.n, b.n)) for a, b in tile.rotated_paths(rotation)
                       if a.kind == "edge" and b.kind == "edge")
@@ -489,8 +503,10 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
         # can only say yes more often with more): those found whole when a listing has
         # made them for this position (Arrivals), else those found so far, followed only
         # as far as it takes (FirstRoutes: the same routes)
-        known = _ARRIVALS_CACHE.get((position_key(state.map, state.board), corp))
-        if known is None and _first_routes_prove(state, corp, coord, tile_id, rotation, rule):
+        position = position_key(state.map, state.board)
+        known = _ARRIVALS_CACHE.get((position, corp))
+        if known is None and _first_routes_prove(state, corp, coord, tile_id, rotation, rule,
+                                                 position):
             return True
         if known is not None or rule in CLOSED_RULES:
             found = (known or corp_arrivals(state, corp)).found_reach
@@ -507,10 +523,10 @@ def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: in
 
 
 def _first_routes_prove(state: GameState, corp: str, coord: str, tile_id: str,
-                        rotation: int, rule: str) -> bool:
+                        rotation: int, rule: str, position: Any) -> bool:
     """Whether the routes found breadth first so far (corp_first_routes) prove the lay
     (the open rule: one reaches the new tile; a closed one: firstroutes.proves_closed_lay)."""
-    first = corp_first_routes(state, corp)
+    first = corp_first_routes(state, corp, position)
     at_stations = touches_reach(state, NOTHING, corp, coord, tile_id, rotation)
     edges = exit_edges(state, coord, tile_id, rotation)
     if rule not in CLOSED_RULES:

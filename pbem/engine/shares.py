@@ -36,8 +36,9 @@ def certificate_count(state: GameState, name: str) -> int:
     holder = player_holder(name)
     count = len(state.privates_of(holder))
     for sym, corp in state.corps.items():
-        if corp_counts_toward_limit(state, sym):
-            count += sum(1 for h in corp.certs if h == holder)
+        held = corp.certs.count(holder)
+        if held and corp_counts_toward_limit(state, sym):
+            count += held
     return count
 
 
@@ -68,10 +69,10 @@ def limit_problems(state: GameState, name: str) -> list[str]:
     if state.options.get("share_limit_compliance", "sell") == "keep":
         return problems  # (18xx.games) shares over the limit are kept, none bought
     holder = player_holder(name)
-    for sym in state.corps:
+    for sym, corp in state.corps.items():
+        if holder not in corp.certs or sym in state.over_limit.get(name, []):
+            continue  # none held (0%), or held over the limit by price protection
         pct = state.percent(sym, holder)
-        if sym in state.over_limit.get(name, []):
-            continue
         if pct > state.rules.player_share_limit and not may_exceed_share_limit(state, sym):
             problems.append(
                 f"{name} holds {pct}% of {sym}, over the {state.rules.player_share_limit}% limit"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from .board.map import BoardState, Map
@@ -113,22 +113,17 @@ class GameState:
     notes: dict[str, Any] = field(default_factory=dict)
 
     # -- lookups -------------------------------------------------------------
-    @property
+    @cached_property
     def rules(self) -> Title:
-        """The title's rules with the game's variants (read once per state object)."""
-        found = self.__dict__.get("_rules")
-        if found is None:
-            found = self.__dict__["_rules"] = rules_for(self.title, self.options)
-        return found
+        """The title's rules with the game's variants (read once per state object: kept
+        in its __dict__, where later reads find it without a call)."""
+        return rules_for(self.title, self.options)
 
-    @property
+    @cached_property
     def map(self) -> Map:
         """The title's map with the readings the game's options choose (the gray
         tiles' station spaces, the upgrades the rulebook allows; read once per state)."""
-        found = self.__dict__.get("_map")
-        if found is None:
-            found = self.__dict__["_map"] = rules_map(self.title, self.rules)
-        return found
+        return rules_map(self.title, self.rules)
 
     def player(self, name: str) -> Player:
         for p in self.players:
@@ -234,7 +229,7 @@ class GameState:
             over_limit={p: list(cs) for p, cs in self.over_limit.items()},
             notes=plain_copy(self.notes),
         )
-        for read in ("_rules", "_map"):
+        for read in ("rules", "map"):
             if read in self.__dict__:
                 copy.__dict__[read] = self.__dict__[read]
         return copy
