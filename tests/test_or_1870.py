@@ -243,6 +243,30 @@ def test_p23_written_routes_must_include_the_connection():
     assert "from FW's home" in refused
 
 
+@pytest.mark.parametrize("best_run", ["required", "free"])
+def test_p23_written_connection_runs_refused_alike_when_no_best_run_is_compared(
+        best_run: str) -> None:
+    """With best_run=free the written connection run is not compared with the best one,
+    which is then searched only to word a refusal: a run that misses the destination is
+    refused for that, and where no train can connect any more, for that, as with the
+    best run required; a legal one is taken."""
+    t = fort_worth(train="8", dallas=True, best_run=best_run)
+    fw_turn_done(t)
+    t.act("A", "destination", marker="keep")
+    refused = t.refused("A", "run", routes=[{"train": "8", "stops": ["J3", "J5"]}])
+    assert "from FW's home" in refused
+    path = connection.connection_run(t.state, "FW").routes[0].stops
+    written = [{"train": "8", "stops": [c for c, _ in path]}]
+    broken = t.state.board.tiles.pop(next(c for c in shortest_path(t, "J3", "A2")[1:-1]
+                                          if c in t.state.board.tiles))
+    assert "can no longer run from home to its destination" in t.refused("A", "run",
+                                                                         routes=written)
+    t.state.board.tiles[next(c for c in shortest_path(t, "J3", "A2")[1:-1]
+                             if c not in t.state.board.tiles)] = broken
+    t.act("A", "run", routes=written)
+    assert t.state.round["connection"]["run"]["revenue"] == 50
+
+
 def test_p23_station_at_the_destination_becomes_a_100_marker():
     t = fort_worth()
     from pbem.engine.board.map import place_token

@@ -301,12 +301,13 @@ def run(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> None:
     state = ctx.state
     conn = state.round["connection"]
     require(conn["run"] is None, f"{corp} has already made its connection run.", RULE)
-    top = connection_run(state, corp)
-    if top is None:
-        raise RulesError(f"{corp} can no longer run from home to its destination.", RULE)
-    if explicit:
+    if explicit and state.options.get("best_run", "required") != "required":
+        top = written_connection(state, corp, explicit)
+    else:
+        top = best_connection(state, corp)
+    if explicit and state.options.get("best_run", "required") == "required":
         written = check_written(state, corp, explicit)
-        if state.options.get("best_run", "required") == "required" and written.total < top.total:
+        if written.total < top.total:
             raise RulesError(f"Those routes earn {money(written.total)}, but {corp} can earn "
                              f"{money(top.total)}: {describe_run(top)}. The best total must be "
                              "run once it is shown.", "1870 Operate Trains, p.21")
@@ -314,6 +315,26 @@ def run(ctx: Ctx, corp: str, explicit: list[dict[str, Any]] | None) -> None:
     ctx.round_set(connection={**conn, "step": "dividend",
                               "run": {"revenue": top.total, "routes": run_summary(top)}})
     ctx.log(f"{corp}'s connection run earns {money(top.total)}: {describe_run(top)}.")
+
+
+def best_connection(state: GameState, corp: str) -> Any:
+    """connection_run(state, corp), refused when there is none."""
+    top = connection_run(state, corp)
+    if top is None:
+        raise RulesError(f"{corp} can no longer run from home to its destination.", RULE)
+    return top
+
+
+def written_connection(state: GameState, corp: str, explicit: list[dict[str, Any]]) -> Any:
+    """The written connection run when no best run is compared (option best_run=free):
+    a legal one is a run from home to the destination, so connection_run is not None
+    and the best run need not be searched; it is searched only when the written one is
+    refused, for the same sentence as before (no run at all is refused first)."""
+    try:
+        return check_written(state, corp, explicit)
+    except RulesError:
+        best_connection(state, corp)
+        raise
 
 
 def dividend(ctx: Ctx, corp: str, how: str) -> None:
