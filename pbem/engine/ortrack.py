@@ -80,6 +80,15 @@ def corp_first_routes(state: GameState, corp: str, position: Any = None) -> Firs
                       position)
 
 
+def reaches_stop(state: GameState, corp: str, stop: tuple[str, int]) -> bool:
+    """Whether the corporation can trace a legal route to ``stop`` ((hex, stop index):
+    ``stop in corp_reach(state, corp).stops``), first from its routes found breadth first
+    (part of the reach: a station placed where they go needs no reach search), followed
+    only as far as it takes."""
+    first = corp_first_routes(state, corp)
+    return first.until(lambda: stop in first.stops) or stop in corp_reach(state, corp).stops
+
+
 def forget_boards() -> None:
     """Empty the caches above (a benchmark timing a whole replay starts from nothing, as
     a new process does)."""
@@ -695,12 +704,11 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
                 f"With {sym} the station is free only on {extra['tile_lay']['hexes'][0]} in the "
                 f"turn {corp} lays the tile there with {sym}.", cite(state, "private_abilities"))
         price = 0
-    reach = corp_reach(state, corp)
     stop = city_for(state, coord, action.get("city"), lambda i: token_problem(
-        state, corp, coord, i) is None and (free_dh or (coord, i) in reach.stops))
+        state, corp, coord, i) is None and (free_dh or reaches_stop(state, corp, (coord, i))))
     problem = token_problem(state, corp, coord, stop)
     require(problem is None, problem or "", cite(state, "station"))
-    if not free_dh and (coord, stop) not in reach.stops:
+    if not free_dh and not reaches_stop(state, corp, (coord, stop)):
         raise RulesError(*unreached_city(state, corp, coord, stop))
     require(state.corps[corp].cash >= price, f"A station costs {corp} {money(price)}; it has "
             f"{money(state.corps[corp].cash)}.", cite(state, "station"))

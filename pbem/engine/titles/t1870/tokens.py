@@ -31,7 +31,7 @@ from ...errors import RulesError
 from ...facts import Marker, MarkerRemoved, PrivateClosed, PrivateUsed, Station
 from ...maps import rules_map
 from ...orrun import revenue_column
-from ...ortrack import city_for, corp_reach, reserved_for, unreached_city
+from ...ortrack import city_for, corp_reach, reaches_stop, reserved_for, unreached_city
 from ...state import BANK, GameState, corp_holder
 
 STATION = "Place Station Markers, p.20"
@@ -119,7 +119,7 @@ def place_station(ctx: Ctx, corp: str, action: dict[str, Any]) -> None:
     assert price is not None
     problem = station_problem(state, corp, coord, stop)
     require(problem is None, problem or "", STATION)
-    if (coord, stop) not in corp_reach(state, corp).stops:
+    if not reaches_stop(state, corp, (coord, stop)):
         message, _ = unreached_city(state, corp, coord, stop)
         raise RulesError(message, STATION)
     require(state.corps[corp].cash >= price, f"A station marker costs {corp} {money(price)}; "
