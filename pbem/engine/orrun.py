@@ -69,7 +69,10 @@ def position_key(board_map: Map, board: BoardState) -> tuple[Any, ...]:
     """What the track searches of a position depend on, for caches: the map (the
     options' reading of it: maps_for keeps each for the life of the process), the tiles,
     the stations and the markers."""
-    markers = repr(sorted((k, sorted(v.items())) for k, v in board.markers.items()))
+    try:  # a set of each marker's items as they are (scalars): no sorting, no text
+        markers: Any = frozenset((k, tuple(v.items())) for k, v in board.markers.items())
+    except TypeError:  # a value that is not hashable
+        markers = repr(sorted((k, sorted(v.items())) for k, v in board.markers.items()))
     return (id(board_map), board_key(board), markers)
 
 

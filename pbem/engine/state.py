@@ -261,7 +261,7 @@ def board_key(board: BoardState) -> tuple[Any, ...]:
     """A hashable picture of the board (tiles and stations), for caches (sets: no
     sorting, and a frozenset keeps its hash for the next lookup)."""
     return (frozenset(board.tiles.items()),
-            frozenset((c, tuple(tuple(s) for s in stops)) for c, stops in board.tokens.items()))
+            frozenset((c, tuple(map(tuple, stops))) for c, stops in board.tokens.items()))
 
 
 def rules_for(title: str, options: dict[str, str]) -> Title:

@@ -54,6 +54,7 @@ class LocalTrack:
         self._leaving_node: dict[Node, list[State]] = {}
         self._arrival: dict[State, Node] = {}
         self._onward: dict[State, list[State]] = {}
+        self._blocks: dict[tuple[Node, str | None], bool] = {}
 
     def segments(self, coord: str) -> tuple[Segment, ...]:
         """The segments of hex `coord`'s current tile, by path index."""
@@ -126,14 +127,19 @@ class LocalTrack:
         return found
 
     def blocks(self, node: Node, corp: str | None) -> bool:
-        """TrackGraph.blocks: a route of `corp` may not pass through this node."""
+        """TrackGraph.blocks: a route of `corp` may not pass through this node
+        (remembered: the board copied here does not change)."""
         if node[0] != "stop":
             return False
-        coord, index = node[1], node[2]
-        kind, slots = hex_track(self.map, coord, self._tiles.get(coord))[0][node]
-        stops = self.board.tokens.get(coord, [])
-        tokens = stops[index] if index < len(stops) else []
-        return stop_blocks(self.board, node, kind, slots, tokens, corp)
+        found = self._blocks.get((node, corp))
+        if found is None:
+            coord, index = node[1], node[2]
+            kind, slots = hex_track(self.map, coord, self._tiles.get(coord))[0][node]
+            stops = self.board.tokens.get(coord, [])
+            tokens = stops[index] if index < len(stops) else []
+            found = self._blocks[(node, corp)] = stop_blocks(self.board, node, kind, slots,
+                                                             tokens, corp)
+        return found
 
     def successors(self, corp: str, state: State) -> list[State]:
         """TrackGraph.successors_of: nowhere after a stop that blocks `corp`."""
