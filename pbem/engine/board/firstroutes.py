@@ -56,8 +56,9 @@ class FirstRoutes:
         self.routes[state] = route
         self._queue.append(state)
         self.hexes.add(state[0])
-        self.edges.update(self.track.edges(state[:2]))
-        self.stops.update(self.track.stops_at(state[:2]))
+        stops, edges = self.track.ends_reached(state[:2])
+        self.edges.update(edges)
+        self.stops.update(stops)
 
     def touches(self, coord: str, edges: Collection[tuple[str, int]]) -> bool:
         """Whether a route found breadth first takes a segment on hex `coord` or one

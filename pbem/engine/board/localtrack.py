@@ -15,7 +15,7 @@ travelled one way, (hex, path index, way): way 0 arrives at the path's second en
 from __future__ import annotations
 
 from .map import BoardState, Map
-from .track import Node, Segment, hex_track, stop_blocks
+from .track import EndsReached, Node, Segment, hex_track, stop_blocks
 
 #: A segment travelled one way (see the module doc).
 State = tuple[str, int, int]
@@ -69,15 +69,10 @@ class LocalTrack:
             found = self._leaving[coord] = hex_leaving(self.map, coord, self._tiles.get(coord))
         return found
 
-    def edges(self, seg: tuple[str, int]) -> tuple[tuple[str, int], ...]:
-        """The hex edges at the segment's ends, as (hex, edge) (TrackGraph.reached_ends)."""
+    def ends_reached(self, seg: tuple[str, int]) -> EndsReached:
+        """The stops and the hex edges at the segment's ends (TrackGraph.reached_ends)."""
         coord, index = seg
-        return hex_track(self.map, coord, self._tiles.get(coord))[2][index][1]
-
-    def stops_at(self, seg: tuple[str, int]) -> tuple[tuple[str, int], ...]:
-        """The stops at the segment's ends, as (hex, stop index) (TrackGraph.reached_ends)."""
-        coord, index = seg
-        return hex_track(self.map, coord, self._tiles.get(coord))[2][index][0]
+        return hex_track(self.map, coord, self._tiles.get(coord))[2][index]
 
     def arriving(self, node: Node) -> list[State]:
         """The states arriving at `node` (TrackGraph.arriving, in another order)."""
