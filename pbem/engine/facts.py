@@ -63,8 +63,13 @@ class Fact:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Fact:
         """The fact of a record of this kind and version."""
-        values = {name: data[key] for name, key in _json_names(cls) if key in data}
-        return cls(**values)
+        names = _json_names(cls)
+        values = {name: data[key] for name, key in names if key in data}
+        if len(values) < len(names):
+            return cls(**values)  # the defaults of the fields the record leaves out
+        fact = object.__new__(cls)
+        fact.__dict__.update(values)  # what __init__ sets, without a frozen setattr each
+        return fact
 
 
 _JSON_NAMES: dict[type[Fact], tuple[tuple[str, str], ...]] = {}
