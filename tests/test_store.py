@@ -31,6 +31,7 @@ from pbem.store import (
     open_store,
 )
 from pbem.store.base import canonical_json
+from pbem.store.db import connect
 from pbem.store.events import CONTENT_FIELDS, content_json, decode_event, written_content_json
 from pbem.store.keys import KEY_ALPHABET, is_legacy_hash
 from pbem.store.mailqueue import kept_copy, redacted, sent_bytes
@@ -170,6 +171,20 @@ def test_failing_migration_leaves_no_trace(store: Store) -> None:
         apply_migrations(store, migrations=[*MIGRATIONS, ("0099_broken", broken)])
     assert not store.db.table("half").exists()
     assert "0099_broken" not in applied_migrations(store.conn)
+
+
+def test_a_new_file_is_made_in_one_transaction(db_path: Path) -> None:
+    """A file without migrations takes them all or none: one that fails takes back the
+    ones before it (a file that has some keeps each one applied, above)."""
+    def broken(db: Any) -> None:
+        raise RuntimeError("boom")
+
+    store = Store(connect(db_path))
+    with pytest.raises(RuntimeError):
+        apply_migrations(store, migrations=[*MIGRATIONS, ("0099_broken", broken)])
+    assert applied_migrations(store.conn) == [] and not store.db.table("games").exists()
+    assert apply_migrations(store, now=T0) == [name for name, _ in MIGRATIONS]
+    store.close()
 
 
 def test_unknown_migration_in_file_is_refused(store: Store) -> None:
