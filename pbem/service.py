@@ -25,7 +25,7 @@ from .engine.game import (
     to_act,
 )
 from .engine.memo import ByIdentity
-from .engine.state import GameState
+from .engine.state import GameState, plain_copy
 from .engine.title import Title, load_title
 from .identity import check_address, check_players
 from .moderation.clock import reschedule
@@ -195,18 +195,26 @@ def keep_snapshot(store: Store, game_id: int, last: dict[str, Any], state: GameS
 
 def parse_context(state: GameState) -> ParseContext:
     corps, privates, trains = _symbols(state.rules)
-    kind = state.round.get("kind", "auction")
+    kind, in_auction = _moment(state)
     return ParseContext(
         corporations=corps,
         privates=privates,
         players=state.names,
-        round_kind=kind if kind in ("auction", "stock", "operating") else "stock",
-        # a bid names no private company between bidders, and in the base game's groups
-        in_auction=bool(state.round.get("auction")) or bool(state.round.get("pending_par"))
-        or state.round.get("round") == "groups",
+        round_kind=kind,
+        in_auction=in_auction,
         train_names=list(trains),
         title=state.title,
     )
+
+
+def _moment(state: GameState) -> tuple[str, bool]:
+    """What of the game's moment a reading depends on (parse_context): the round's kind,
+    and whether a bid names no private company (between bidders, and in the base
+    game's groups)."""
+    kind = state.round.get("kind", "auction")
+    return (kind if kind in ("auction", "stock", "operating") else "stock",
+            bool(state.round.get("auction")) or bool(state.round.get("pending_par"))
+            or state.round.get("round") == "groups")
 
 
 Symbols = tuple[dict[str, str], dict[str, str], tuple[str, ...]]
@@ -253,7 +261,7 @@ def legal_texts(state: GameState, actor: str) -> list[str]:
 
 def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: str,
         state: GameState | None = None, orders: OrderBook | None = None,
-        in_place: bool = False) -> ActResult:
+        in_place: bool = False, readings: Readings | None = None) -> ActResult:
     """Apply all commands in ``text`` by ``actor`` atomically, or raise CommandError; then
     carry out the standing orders that are due (``run_orders``).
 
@@ -268,6 +276,9 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
     ``state`` then holds the commands before it in ``text`` (which are not recorded):
     the state before ``text`` only when the refused command is its first.  After any
     other exception it must not be used.
+
+    ``readings``: the texts the caller's earlier commands read (``Readings``: an
+    importer's), to read ``text`` without the notation where it was read before.
     """
     result = ActResult()
     with store.transaction():
@@ -278,10 +289,10 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
         actor = resolve_player(state, actor)
         record = Recorder(store, game_id, source, now, result)
         book = OrderBook(orders.orders) if orders is not None else order_book(store, game_id)
-        first = parse_context(state)
-        for number, (_, line) in enumerate(split_commands(text, first)):
+        lines, first = (readings or Readings()).read(state, actor, text)
+        for number, line in enumerate(lines):
             # the first command reads the game as split; the next, as the one before left it
-            action = _parse(state, actor, line, None if number else first)
+            action = plain_copy(first) if number == 0 else _parse(state, actor, line)
             if action["type"] == "auto":
                 _order_command(record, state, book, actor, line, action)
                 continue
@@ -319,7 +330,7 @@ class Recorder:
         self.store.append_event(self.game_id, self.seq, kind="command", command=action,
                                 text=canonical, actor=actor, source=source or self.source,
                                 received=self.now, facts=[f.to_json() for f in facts],
-                                log=log)
+                                log=log, as_stored=True)
         apply_facts(state, facts)
         self.result.applied.append(Applied(self.seq, canonical, log, actor,
                                            auto=source is not None))
@@ -329,7 +340,7 @@ class Recorder:
         self.seq += 1
         self.store.append_event(self.game_id, self.seq, kind=ORDER_KIND, command=command,
                                 text=text, actor=actor, source=source or self.source,
-                                received=self.now, facts=[], log=log)
+                                received=self.now, facts=[], log=log, as_stored=True)
         self.result.applied.append(Applied(self.seq, text, log, actor, auto=source is not None,
                                            kind=ORDER_KIND))
         return self.seq
@@ -404,6 +415,37 @@ def _auto_command(record: Recorder, state: GameState, book: OrderBook, order: Or
     record.command(state, order.player, action, decision.facts, log,
                    source=f"auto {order.seq}")
     record.drops(book.changed(before, state, order.player))
+
+
+Reading = tuple[list[str], dict[str, Any]]
+
+
+class Readings:
+    """Texts read before, for a caller that sends one game many commands (an importer:
+    few different texts, ``pass``, ``payout``, ``buy PRR ipo``, many times): each
+    text's commands and its first command as read, by what a reading depends on (the
+    rules, the players' names, the game's moment: parse_context's fields)."""
+
+    def __init__(self) -> None:
+        self._found: dict[tuple[Any, ...], tuple[object, Reading]] = {}
+
+    def read(self, state: GameState, actor: str, text: str) -> Reading:
+        """The commands of ``text`` (split_commands on ``state``) and the first one read
+        on ``state`` by ``actor`` (``_parse``; an empty action where there is none).
+        What the notation reads without the legal moves is remembered: the caller
+        copies the action before it uses it."""
+        key = (id(state.rules), text, state.title, tuple(state.names), _moment(state))
+        found = self._found.get(key)
+        if found is not None:
+            return found[1]
+        ctx = parse_context(state)
+        lines = [line for _, line in split_commands(text, ctx)]
+        try:
+            reading = lines, parse_command(lines[0], ctx) if lines else {}
+        except NotationError:  # read again knowing the legal moves, or refused
+            return lines, _parse(state, actor, lines[0], ctx)
+        self._found[key] = (state.rules, reading)  # the rules kept: their id stays theirs
+        return reading
 
 
 def _parse(state: GameState, actor: str, line: str,

@@ -49,10 +49,11 @@ def test_act_with_what_the_caller_holds_records_the_same(
 ) -> None:
     (plain, game), (held, same) = stores
     state, orders = service.load(held, same), OrderBook({})
+    readings = service.Readings()
     for actor, text in MOVES:
         service.act(plain, game, actor, text, source="test", now=NOW)
         result = service.act(held, same, actor, text, source="test", now=NOW, state=state,
-                             orders=orders, in_place=True)
+                             orders=orders, in_place=True, readings=readings)
         assert result.state is state  # changed in place
         assert result.orders is not None
         orders = result.orders
@@ -84,3 +85,25 @@ def test_without_in_place_the_callers_state_is_not_changed(
     before = state.clone()
     result = service.act(store, game, "Ann", "buy SV", source="test", now=NOW, state=state)
     assert state == before and result.state != before
+
+
+def test_readings_remember_what_the_notation_read_and_nothing_refused(
+    stores: tuple[tuple[Store, int], tuple[Store, int]]
+) -> None:
+    """An importer's Readings give a text read before without reading it again (the same
+    commands, the action as read); a text the notation cannot read is refused as act
+    refuses it without them, and is not remembered."""
+    (store, game), _ = stores
+    state, readings = service.load(store, game), service.Readings()
+    lines, action = readings.read(state, "Ann", "buy SV")
+    assert (lines, action) == (["buy SV"], service._parse(state, "Ann", "buy SV"))
+    assert readings.read(state, "Ann", "buy SV")[1] is action  # remembered: not read again
+    assert readings.read(state, "Ann", "buy SV; pass")[0] == ["buy SV", "pass"]
+    for _ in range(2):
+        with pytest.raises(service.CommandError) as refused:
+            service.act(store, game, "Ann", "buy XY", source="test", now=NOW, state=state,
+                        readings=readings)
+        with pytest.raises(service.CommandError) as alone:
+            service.act(store, game, "Ann", "buy XY", source="test", now=NOW, state=state)
+        assert str(refused.value) == str(alone.value)
+    assert len(readings._found) == 2

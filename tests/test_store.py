@@ -31,7 +31,8 @@ from pbem.store import (
     open_store,
 )
 from pbem.store.base import canonical_json
-from pbem.store.events import CONTENT_FIELDS, content_json, decode_event
+from pbem.store.db import connect
+from pbem.store.events import CONTENT_FIELDS, content_json, decode_event, written_content_json
 from pbem.store.keys import KEY_ALPHABET, is_legacy_hash
 from pbem.store.mailqueue import kept_copy, redacted, sent_bytes
 from pbem.store.secret import random_secret
@@ -170,6 +171,20 @@ def test_failing_migration_leaves_no_trace(store: Store) -> None:
         apply_migrations(store, migrations=[*MIGRATIONS, ("0099_broken", broken)])
     assert not store.db.table("half").exists()
     assert "0099_broken" not in applied_migrations(store.conn)
+
+
+def test_a_new_file_is_made_in_one_transaction(db_path: Path) -> None:
+    """A file without migrations takes them all or none: one that fails takes back the
+    ones before it (a file that has some keeps each one applied, above)."""
+    def broken(db: Any) -> None:
+        raise RuntimeError("boom")
+
+    store = Store(connect(db_path))
+    with pytest.raises(RuntimeError):
+        apply_migrations(store, migrations=[*MIGRATIONS, ("0099_broken", broken)])
+    assert applied_migrations(store.conn) == [] and not store.db.table("games").exists()
+    assert apply_migrations(store, now=T0) == [name for name, _ in MIGRATIONS]
+    store.close()
 
 
 def test_unknown_migration_in_file_is_refused(store: Store) -> None:
@@ -414,8 +429,10 @@ JSON_VALUES = st.recursive(
 def test_the_hashed_content_is_the_canonical_json_of_the_decoded_event(
     command: Any, facts: list[Any], log: list[str], text: str, actor: str | None
 ) -> None:
-    """append_event hashes content_json, made from the stored texts where they are the
-    decoded values' own; verify_chain hashes canonical_json of the decoded event."""
+    """append_event hashes the stored texts where no key of them may have been written
+    from a number, true, false or null (written_content_json), else content_json, made from
+    the stored texts where they are the decoded values' own; verify_chain hashes
+    canonical_json of the decoded event. Both are the same text."""
     try:
         stored = {"command": None if command is None else canonical_json(command),
                   "facts": canonical_json(facts), "log": canonical_json(log)}
@@ -425,8 +442,9 @@ def test_the_hashed_content_is_the_canonical_json_of_the_decoded_event(
            "source": "<m@x>", "received": T0, "revert_to": None, **stored}
     event = decode_event(row)
     expected = canonical_json({name: event[name] for name in CONTENT_FIELDS})
-    assert content_json(event, row, {"command": command, "facts": facts, "log": log}) \
-        == expected
+    written = {"command": command, "facts": facts, "log": log}
+    assert content_json(event, row, written) == expected
+    assert written_content_json(row, written) == expected
 
 
 def test_chains_of_games_are_independent(store: Store, game: int) -> None:

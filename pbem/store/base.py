@@ -13,12 +13,15 @@ from sqlite_utils import Database
 from .errors import StoreBusy, UnknownGame
 from .secret import ServerSecret, random_secret
 
+#: made once: ``json.dumps`` with these arguments makes an encoder at every call
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+
 
 def canonical_json(value: Any) -> str:
     """The one JSON spelling of a value: sorted keys, no spaces, UTF-8 kept, no NaN."""
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    return _CANONICAL.encode(value)
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:

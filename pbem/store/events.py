@@ -9,6 +9,7 @@ deleted stream or a rehashed chain all show in ``pbem audit``.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -108,6 +109,24 @@ def content_json(event: Mapping[str, Any], row: Mapping[str, Any],
     return "{" + ",".join(parts) + "}"
 
 
+#: a key of a JSON object that may have been written from a number, true, false or null
+#: (JSON writes every key as a string: such a key reads back as a string)
+_KEY_NOT_FROM_TEXT = re.compile(r'[{,]"(?:[-0-9]|(?:true|false|null)")')
+
+
+def written_content_json(row: Mapping[str, Any], written: Mapping[str, Any]) -> str:
+    """What ``event_hash`` hashes for a row the store is writing (``row``: its JSON
+    columns as canonical_json wrote them from ``written``): the content decoded. Where
+    every key of every JSON object in it was a string (no key text that a number, true,
+    false or null may have been written as), the decoded values encode to the stored
+    texts again, so the stored texts are that content (``stored_content_json``, as
+    broken_links reads it); else the row is decoded and encoded (``content_json``)."""
+    if not any(row[name] is not None and _KEY_NOT_FROM_TEXT.search(row[name])
+               for name in _JSON_COLUMNS):
+        return stored_content_json(row)
+    return content_json(decode_event(row), row, written)
+
+
 def _scalar_json(value: Any) -> str:
     """``canonical_json(value)``, quicker for a str, an int or None."""
     kind = type(value)
@@ -166,8 +185,11 @@ class EventsMixin(StoreBase):
         facts: list[Any],
         log: list[str],
         revert_to: int | None = None,
+        as_stored: bool = False,
     ) -> dict[str, Any]:
-        """Append event ``seq`` (the caller's last seen seq + 1) and return it decoded.
+        """Append event ``seq`` (the caller's last seen seq + 1) and return it decoded
+        (``as_stored``: the row as stored, its JSON columns as text, for a writer that
+        has the event already and needs nothing of it decoded: service.Recorder).
 
         Raises ``ConcurrencyError`` and writes nothing when ``seq`` already
         exists, i.e. another writer appended first.
@@ -197,11 +219,8 @@ class EventsMixin(StoreBase):
                 "revert_to": revert_to,
                 "prev_hash": prev_hash,
             }
-            # Hash what is stored, decoded again, so verify_chain sees the same thing.
-            event = decode_event(row)
-            content = content_json(event, row, {"command": command, "facts": facts,
-                                                "log": log})
-            row["hash"] = event["hash"] = self.secret.mac("event", prev_hash, content)
+            row["hash"] = self.secret.mac("event", prev_hash, written_content_json(row, {
+                "command": command, "facts": facts, "log": log}))
             try:
                 self.conn.execute(_INSERT, [row[column] for column in _COLUMNS])
             except sqlite3.IntegrityError as exc:  # only if someone bypassed BEGIN IMMEDIATE
@@ -210,7 +229,7 @@ class EventsMixin(StoreBase):
                 self._heads[game_id] = (seq, row["hash"])
             else:
                 self.seal_game(game_id)
-        return event
+        return row if as_stored else decode_event(row)
 
     @contextmanager
     def appending(self, game_id: int) -> Iterator[None]:

@@ -14,6 +14,7 @@ import inspect
 import re
 import sqlite3
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any
 
 from sqlite_utils import Database
@@ -333,10 +334,10 @@ def apply_migrations(
 ) -> list[str]:
     """Apply the registered migrations that the file lacks; return the names applied.
 
-    Each runs in its own ``BEGIN IMMEDIATE`` transaction, and re-checks the
-    ``migrations`` table inside it, so two processes opening a new file at the
-    same time apply each migration once. ``now`` (ISO time from the caller) is
-    recorded as ``applied_at``; the store reads no clock.
+    Each runs in its own ``BEGIN IMMEDIATE`` transaction (on a file that has none yet,
+    all in one), and re-checks the ``migrations`` table inside it, so two processes
+    opening a new file at the same time apply each migration once. ``now`` (ISO time
+    from the caller) is recorded as ``applied_at``; the store reads no clock.
     """
     todo = MIGRATIONS if migrations is None else migrations
     known = {name for name, _ in todo}
@@ -351,6 +352,13 @@ def apply_migrations(
         )
     if known <= set(applied):
         return []
+    # a new file is made in one transaction (one commit, not one a migration: each
+    # waits for the disk); the migrations below are then its savepoints
+    with store.transaction() if not applied else nullcontext():
+        return _apply(store, todo, now)
+
+
+def _apply(store: StoreBase, todo: list[tuple[str, Migration]], now: str | None) -> list[str]:
     done_now: list[str] = []
     with store.transaction():
         store.db.execute(
