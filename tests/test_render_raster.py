@@ -185,6 +185,30 @@ def test_a_game_whose_drawing_was_packed_redraws_only_what_changed(
     assert outside.getbbox() is None
 
 
+def test_a_map_that_has_not_changed_keeps_its_picture(monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    """A game's next mail after a run or a dividend shows the same map: its picture is
+    the one made before, not drawn and put in a palette again; a map that changed, or
+    another zoom, is made anew."""
+    raster.forget()
+    before = crowded("1830", 5)
+    first = raster.picture(state_map_parts(before), 1.0, 32)
+    drawn: list[MapParts] = []
+    draw = raster.draw
+
+    def counted(parts: MapParts) -> object:
+        drawn.append(parts)
+        return draw(parts)
+
+    monkeypatch.setattr(raster, "draw", counted)
+    again = raster.picture(state_map_parts(before.clone()), 1.0, 32)  # pieces made anew
+    assert again == first and drawn == []
+    after, _ = one_more_tile(before, 5)
+    assert raster.picture(state_map_parts(after), 1.0, 32) != first
+    assert raster.picture(state_map_parts(before), 0.8, 32) != first
+    assert len(drawn) == 2
+
+
 def test_pictures_are_palette_pngs_that_shrink_with_the_zoom() -> None:
     raster.forget()
     parts = state_map_parts(crowded("1870", 3))

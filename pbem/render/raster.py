@@ -13,7 +13,9 @@ map differs from the one drawn before it in a hex or two. So:
   drawing of its last one, which differs in a hex or two, where the last few drawings
   are of other games (a whole drawing takes 100-150 ms, unpacking one 2 ms);
 * a picture (``picture``) is the drawing scaled to the zoom asked for, in a palette of a
-  few colours (median cut, found on every other pixel), as PNG.
+  few colours (median cut, found on every other pixel), as PNG; the last KEEP_PICTURES
+  are kept (by a digest of the map's pieces), so a game's next mail whose map has not
+  changed (a run, a dividend, a share bought) takes its last one as it is.
 
 A hex's drawing may reach OVERFLOW pixels beyond its hexagon (a revenue disc beside a
 city of three slots, a long name; tests/test_render_raster.py checks every hex of full
@@ -22,6 +24,7 @@ maps of both titles).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import re
@@ -41,6 +44,8 @@ KEEP = 6
 #: Drawings kept packed besides them (the pixels in zlib's fastest level: 130-220 KB for
 #: a mid- or late-game map, at most about 21 MB in all; packed in 4-5 ms, unpacked in 2).
 KEEP_PACKED = 96
+#: Pictures kept (PNG, 30-60 KB each).
+KEEP_PICTURES = 96
 #: Beyond this share of the map changed, the whole map is drawn again.
 REDRAW_SHARE = 0.4
 
@@ -83,10 +88,24 @@ _DRAWINGS: OrderedDict[int, Drawing] = OrderedDict()
 _LOCK = threading.Lock()
 
 
+#: the pictures kept: (the map's digest, zoom, colours) -> PNG
+_PICTURES: OrderedDict[tuple[bytes, float, int], bytes] = OrderedDict()
+
+
 def forget() -> None:
-    """Forget the drawings kept in this process."""
+    """Forget the drawings and pictures kept in this process."""
     with _LOCK:
         _DRAWINGS.clear()
+        _PICTURES.clear()
+
+
+def digest(parts: MapParts) -> bytes:
+    """What tells one map's pieces from another's (SHA-256: the same digest is the same
+    title, layout and hexes' drawings)."""
+    sha = hashlib.sha256(f"{parts.title}\0{parts.layout!r}".encode())
+    for coord, fragment in parts.hexes:
+        sha.update(f"\0{coord}\0{fragment}".encode())
+    return sha.digest()
 
 
 def size(layout: Layout) -> tuple[int, int]:
@@ -216,6 +235,22 @@ def _update(parts: MapParts, candidates: list[Drawing]) -> Any | None:
 def picture(parts: MapParts, zoom: float, colours: int) -> bytes | None:
     """The map as PNG at ``zoom``, in at most ``colours`` colours; None where it cannot
     be made (no resvg or no Pillow)."""
+    key = (digest(parts), zoom, colours)
+    with _LOCK:
+        kept = _PICTURES.get(key)
+        if kept is not None:
+            _PICTURES.move_to_end(key)
+            return kept
+    png = _made(parts, zoom, colours)
+    if png is not None:
+        with _LOCK:
+            _PICTURES[key] = png
+            while len(_PICTURES) > KEEP_PICTURES:
+                _PICTURES.popitem(last=False)
+    return png
+
+
+def _made(parts: MapParts, zoom: float, colours: int) -> bytes | None:
     from PIL import Image
 
     image = draw(parts)
@@ -232,4 +267,3 @@ def picture(parts: MapParts, zoom: float, colours: int) -> bytes | None:
     out = io.BytesIO()
     small.save(out, "PNG", compress_level=6)
     return out.getvalue()
-
