@@ -21,6 +21,7 @@ import collections
 import json
 import logging
 import os
+import site
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
@@ -45,6 +46,18 @@ Report = tuple[dict[str, Any], Delivery] | int
 
 class SendingFailed(RuntimeError):
     """The sending process ended without being asked to."""
+
+
+def child_environment() -> dict[str, str]:
+    """The service's environment, where the sending process imports the same ``pbem``:
+    a source tree (or one found through PYTHONPATH) goes first on its path; an installed
+    one is found where Python finds its packages (a site directory is not put before the
+    standard library)."""
+    env = dict(os.environ)
+    if PACKAGE_ROOT not in {*site.getsitepackages(), site.getusersitepackages()}:
+        env["PYTHONPATH"] = os.pathsep.join(
+            [PACKAGE_ROOT, *filter(None, [env.get("PYTHONPATH")])])
+    return env
 
 
 def database_file(store: Store) -> str:
@@ -87,11 +100,8 @@ class SendProcess:
     async def run(self) -> None:
         """Start the process; pass ``wake`` on to it and record what it reports, until
         ``stop``; then stop it after the mail in hand and record the rest."""
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            [PACKAGE_ROOT, *filter(None, [env.get("PYTHONPATH")])])
         child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "pbem.mail.outbound.sendchild", env=env,
+            sys.executable, "-m", "pbem.mail.outbound.sendchild", env=child_environment(),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
         self._child = child
         log.info("sending process %d started", child.pid)
