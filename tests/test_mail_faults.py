@@ -13,7 +13,7 @@ from email.policy import SMTP
 import pytest
 from conftest import Game, MailWorld
 
-from pbem.mail.outbound.sendthread import MAX_UNRECORDED
+from pbem.mail.outbound.sendchild import MAX_UNRECORDED
 from pbem.store import Store
 
 MOVES = [("Ann", "buy SV"), ("Ben", "buy CS"), ("Cat", "buy DH")]

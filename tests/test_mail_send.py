@@ -19,7 +19,7 @@ from mailtable import Table
 
 from pbem.mail.embedded import free_port
 from pbem.mail.outbound import compose
-from pbem.mail.outbound.smtp import on_the_wire, send_mail
+from pbem.mail.outbound.transport import on_the_wire, send_mail
 
 SENDER = "pbem@games.test"
 

@@ -1,17 +1,21 @@
-"""Sending beside processing (pbem.mail.outbound.sendthread), with the real servers: the
-next inbound mail is processed while the answers to the one before are in the SMTP
-server's hands, and every player gets the mails in the order they were queued. The
-crashes (killed while sending) are in test_mail_faults.py."""
+"""Sending beside processing (pbem.mail.outbound.sendproc and sendchild: a process of its
+own), with the real servers: the next inbound mail is processed while the answers to the
+one before are in the SMTP server's hands, every player gets the mails in the order they
+were queued, and the sending process is one (killed alone, it stops the service). The
+crashes of the service (killed while sending) are in test_mail_faults.py."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from conftest import MailWorld
+from conftest import MailWorld, ServiceProcess
 from test_mail_faults import deliver_moves, outbox_ids
 
 from pbem.mail.clock import now
@@ -81,3 +85,34 @@ def test_the_next_mail_is_processed_while_the_answers_are_in_flight(
     for recipient in set(recipients.values()):
         got = [d.message_id for d in world.sink.delivered if d.recipient == recipient]
         assert got == [mid for mid, _ in queued if recipients[mid] == recipient]
+
+
+def sending_process(proc: ServiceProcess) -> int:
+    """The pid of the sending process ``pbem serve`` started: it says which, and it is
+    the service's child."""
+    pid = int(proc.wait_log("sending process").split("sending process ")[1].split()[0])
+    service = proc.proc.pid
+    assert str(pid) in Path(f"/proc/{service}/task/{service}/children").read_text().split()
+    return pid
+
+
+def test_the_mails_go_out_from_a_process_of_their_own(world: MailWorld) -> None:
+    """The SMTP exchanges are not in the service's process (nor under its interpreter
+    lock): killed alone, the sending process takes the service down with an error (as a
+    failed thread did), and the next start sends what it had not, each mail once or
+    more and none lost."""
+    game = world.new_game(welcome=False)
+    proc = world.serve()
+    os.kill(sending_process(proc), signal.SIGKILL)
+    assert proc.wait() != 0
+    assert any("the sending process ended" in line for line in proc.log), proc.log[-8:]
+    deliver_moves(world, game)
+    again = world.poll_once()
+    assert again.wait() == 0, again.log[-5:]
+    store = world.store()
+    try:
+        queued = outbox_ids(store)
+    finally:
+        store.close()
+    assert queued and all(status == "sent" for _, status in queued)
+    assert {mid for mid, _ in queued} <= {d.message_id for d in world.sink.delivered}

@@ -153,6 +153,62 @@ def test_a_map_drawn_again_is_the_whole_map_drawn_anew(title: str, seed: int) ->
     assert raster.draw(parts) is again  # kept: the same map is not drawn twice
 
 
+def test_a_game_whose_drawing_was_packed_redraws_only_what_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's mails go to many games in turn: the drawing of a game's last map is
+    packed once KEEP other maps were drawn after it, and its next map is still drawn
+    from it (one box redrawn, the rest its pixels, unpacked exactly), not anew."""
+    raster.forget()
+    before = crowded("1830", 5)
+    first = raster.draw(state_map_parts(before))
+    assert first is not None
+    first = first.copy()
+    for seed in range(6, 6 + raster.KEEP):  # other games' maps
+        raster.draw(state_map_parts(crowded("1830", seed)))
+    packed = [d for d in raster._DRAWINGS.values() if d.image is None]
+    assert len(packed) == 1 and packed[0].parts == state_map_parts(before)
+    after, coord = one_more_tile(before, 5)
+    drawn: list[raster.Box] = []
+    render = raster._render
+
+    def counted(parts: MapParts, box: raster.Box) -> object:
+        drawn.append(box)
+        return render(parts, box)
+
+    monkeypatch.setattr(raster, "_render", counted)
+    again = raster.draw(state_map_parts(after))
+    assert again is not None
+    box = raster.hex_box(state_map_parts(after).layout, coord)
+    assert drawn == [box]
+    outside = ImageChops.difference(first, again)
+    outside.paste((0, 0, 0), (box[0], box[1], box[0] + box[2], box[1] + box[3]))
+    assert outside.getbbox() is None
+
+
+def test_a_map_that_has_not_changed_keeps_its_picture(monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    """A game's next mail after a run or a dividend shows the same map: its picture is
+    the one made before, not drawn and put in a palette again; a map that changed, or
+    another zoom, is made anew."""
+    raster.forget()
+    before = crowded("1830", 5)
+    first = raster.picture(state_map_parts(before), 1.0, 32)
+    drawn: list[MapParts] = []
+    draw = raster.draw
+
+    def counted(parts: MapParts) -> object:
+        drawn.append(parts)
+        return draw(parts)
+
+    monkeypatch.setattr(raster, "draw", counted)
+    again = raster.picture(state_map_parts(before.clone()), 1.0, 32)  # pieces made anew
+    assert again == first and drawn == []
+    after, _ = one_more_tile(before, 5)
+    assert raster.picture(state_map_parts(after), 1.0, 32) != first
+    assert raster.picture(state_map_parts(before), 0.8, 32) != first
+    assert len(drawn) == 2
+
+
 def test_pictures_are_palette_pngs_that_shrink_with_the_zoom() -> None:
     raster.forget()
     parts = state_map_parts(crowded("1870", 3))

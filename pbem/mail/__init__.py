@@ -10,8 +10,9 @@
   themselves, and ``inbox`` (the operator's dead letters and retries).
 - ``outbound/``: what goes out. ``views`` (what a mail shows of a game), ``notify``
   (who hears what), ``compose`` (headers, threading, the outbox), ``templates``,
-  ``welcome``, ``smtp`` (the sender), ``sendthread`` (the sender beside the
-  processing, in a thread of its own).
+  ``welcome``, ``smtp`` (the sender: recording what became of a mail), ``transport``
+  (the SMTP exchanges), ``sendproc`` and ``sendchild`` (the sender beside the
+  processing, in a process of its own).
 - here: ``config``, ``clock``, ``faults`` (fault injection), ``serve`` (the loop),
   ``check`` (``pbem config check``), ``embedded`` (loopback servers for demo and tests).
 """

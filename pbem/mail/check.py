@@ -8,7 +8,7 @@ import aiosmtplib
 
 from .config import ConfigError, MailConfig, ServerConfig
 from .inbound.imap import Mailbox, MailboxError
-from .outbound.smtp import connect
+from .outbound.transport import connect
 
 
 def describe_config(config: MailConfig) -> list[str]:

@@ -1,5 +1,5 @@
 """The service process: the IMAP poller and the games' timers in one asyncio loop, the
-outbox's sender in a thread of its own beside it (``outbound/sendthread.py``: the mails
+outbox's sender in a process of its own beside it (``outbound/sendproc.py``: the mails
 go out while the next message is processed; every write stays in this loop).
 
 ``serve(store, config)`` runs until SIGTERM or SIGINT (the message in hand is
@@ -23,7 +23,8 @@ from .clock import now
 from .config import MailConfig
 from .faults import fault
 from .inbound.imap import Mailbox, MailboxError
-from .outbound.sendthread import SendThread, wait_any
+from .outbound.sendchild import wait_any
+from .outbound.sendproc import SendProcess
 from .outbound.smtp import Sender
 from .outbound.welcome import reissue_legacy_keys
 from .processing.process import HEAD_BYTES, process_inbox, store_message
@@ -53,7 +54,7 @@ class Poller:
         self.wake = wake or asyncio.Event()
         self.stop = stop or asyncio.Event()
         self.timers = timers  # woken after each message: it may start or end a deadline
-        #: awaited after each message (``serve``, ``poll_once``: the sender thread's
+        #: awaited after each message (``serve``, ``poll_once``: the sending process's
         #: ``answered``, which sends its answers while the next message is processed
         #: and waits for those of the message before). Without a wait a backlog of
         #: inbound mail ran far ahead of its answers (the soak).
@@ -221,7 +222,7 @@ async def serve(store: Store, config: MailConfig, stop: asyncio.Event | None = N
     handled = _on_signals(stop)
     wake.set()  # send what is due at once
     timers_wake = asyncio.Event()
-    sender = SendThread(store, config, wake, stop)
+    sender = SendProcess(store, config, wake, stop)
     poller = Poller(store, config, wake, stop, timers_wake, answered=sender.answered)
     timers = TimerLoop(store, config, timers_wake, wake, stop)
     if ready is not None:
@@ -249,11 +250,11 @@ async def poll_forever(store: Store, config: MailConfig) -> None:
 
 async def poll_once(store: Store, config: MailConfig, send: bool = True) -> PollReport:
     """Process what is waiting in the mailbox, then send what is due; return. The mails
-    go out while the next messages are processed (``SendThread``), as in ``serve``."""
+    go out while the next messages are processed (``SendProcess``), as in ``serve``."""
     poller = Poller(store, config)
     new_keys(store, config)
     stop = asyncio.Event()
-    sender = SendThread(store, config, asyncio.Event(), stop) if send else None
+    sender = SendProcess(store, config, asyncio.Event(), stop) if send else None
     sending = asyncio.ensure_future(sender.run()) if sender is not None else None
     mailbox = Mailbox(config.imap, config.imap.secret())
     try:

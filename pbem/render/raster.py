@@ -3,14 +3,19 @@
 Drawing a whole late-game map with resvg takes hundreds of milliseconds, and a mail's
 map differs from the one drawn before it in a hex or two. So:
 
-* a map is drawn at zoom 1 (``draw``) and the drawing is kept (the last KEEP, in this
-  process); a later map of the same layout starts from the kept drawing that differs
-  from it in the fewest hexes and redraws only a rectangle around each hex that
-  changed: the whole map's SVG seen through that rectangle (every hex whose drawing
-  may reach into it, in the map's order, on the same pixel grid), so the pixels are
-  those of a drawing of the whole map;
+* a map is drawn at zoom 1 (``draw``) and the drawing is kept (the last KEEP open, the
+  KEEP_PACKED before them packed, in this process); a later map of the same layout
+  starts from the kept drawing that differs from it in the fewest hexes and redraws
+  only a rectangle around each hex that changed: the whole map's SVG seen through that
+  rectangle (every hex whose drawing may reach into it, in the map's order, on the same
+  pixel grid), so the pixels are those of a drawing of the whole map. The packed ones
+  serve a server whose mails go to many games in turn: a game's next mail finds the
+  drawing of its last one, which differs in a hex or two, where the last few drawings
+  are of other games (a whole drawing takes 100-150 ms, unpacking one 2 ms);
 * a picture (``picture``) is the drawing scaled to the zoom asked for, in a palette of a
-  few colours (median cut, found on every other pixel), as PNG.
+  few colours (median cut, found on every other pixel), as PNG; the last KEEP_PICTURES
+  are kept (by a digest of the map's pieces), so a game's next mail whose map has not
+  changed (a run, a dividend, a share bought) takes its last one as it is.
 
 A hex's drawing may reach OVERFLOW pixels beyond its hexagon (a revenue disc beside a
 city of three slots, a long name; tests/test_render_raster.py checks every hex of full
@@ -19,12 +24,14 @@ maps of both titles).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import re
 import threading
+import zlib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .png import rasterise
@@ -32,8 +39,13 @@ from .svg import BACKGROUND, Layout, MapParts, R, W, rulers
 
 #: How far (pixels at zoom 1) one hex's drawing may reach beyond its hexagon.
 OVERFLOW = 24.0
-#: Drawings kept in this process (one full map is about 2 MB).
+#: Drawings kept open in this process (one full map is about 2 MB).
 KEEP = 6
+#: Drawings kept packed besides them (the pixels in zlib's fastest level: 130-220 KB for
+#: a mid- or late-game map, at most about 21 MB in all; packed in 4-5 ms, unpacked in 2).
+KEEP_PACKED = 96
+#: Pictures kept (PNG, 30-60 KB each).
+KEEP_PICTURES = 96
 #: Beyond this share of the map changed, the whole map is drawn again.
 REDRAW_SHARE = 0.4
 
@@ -42,24 +54,58 @@ Box = tuple[int, int, int, int]  # left, top, width, height in pixels at zoom 1
 
 @dataclass
 class Drawing:
-    """A map drawn at zoom 1 (an RGB Pillow image) and the pieces it was drawn from."""
+    """A map drawn at zoom 1 and the pieces it was drawn from: open (``image``, an RGB
+    Pillow image) or packed (``packed``: its pixels compressed; ``image`` None)."""
 
     parts: MapParts
     image: Any
+    packed: bytes = b""
+    hexes: dict[str, str] = field(init=False)
 
-    @property
-    def hexes(self) -> dict[str, str]:
-        return dict(self.parts.hexes)
+    def __post_init__(self) -> None:
+        self.hexes = dict(self.parts.hexes)
+
+    def pack(self) -> None:
+        if self.image is not None:
+            self.packed, self.image = zlib.compress(self.image.tobytes(), 1), None
+
+    def pixels(self) -> Any:
+        """The drawing as a new image (to change)."""
+        if self.image is not None:
+            return self.image.copy()
+        from PIL import Image
+
+        return Image.frombytes("RGB", size(self.parts.layout), zlib.decompress(self.packed))
+
+    def opened(self) -> Any:
+        """The drawing open (unpacked if it was packed)."""
+        if self.image is None:
+            self.image, self.packed = self.pixels(), b""
+        return self.image
 
 
 _DRAWINGS: OrderedDict[int, Drawing] = OrderedDict()
 _LOCK = threading.Lock()
 
 
+#: the pictures kept: (the map's digest, zoom, colours) -> PNG
+_PICTURES: OrderedDict[tuple[bytes, float, int], bytes] = OrderedDict()
+
+
 def forget() -> None:
-    """Forget the drawings kept in this process."""
+    """Forget the drawings and pictures kept in this process."""
     with _LOCK:
         _DRAWINGS.clear()
+        _PICTURES.clear()
+
+
+def digest(parts: MapParts) -> bytes:
+    """What tells one map's pieces from another's (SHA-256: the same digest is the same
+    title, layout and hexes' drawings)."""
+    sha = hashlib.sha256(f"{parts.title}\0{parts.layout!r}".encode())
+    for coord, fragment in parts.hexes:
+        sha.update(f"\0{coord}\0{fragment}".encode())
+    return sha.digest()
 
 
 def size(layout: Layout) -> tuple[int, int]:
@@ -138,19 +184,28 @@ def draw(parts: MapParts) -> Any | None:
     with _LOCK:
         kept = _DRAWINGS.get(key)
         if kept is not None and kept.parts == parts:
-            _DRAWINGS.move_to_end(key)
-            return kept.image
+            image = kept.opened()
+            _keep(key, kept)
+            return image
         candidates = [d for d in _DRAWINGS.values()
                       if d.parts.layout == parts.layout and d.parts.title == parts.title]
     image = _update(parts, candidates)
     if image is None:
         return None
     with _LOCK:
-        _DRAWINGS[key] = Drawing(parts, image)
-        _DRAWINGS.move_to_end(key)
-        while len(_DRAWINGS) > KEEP:
-            _DRAWINGS.popitem(last=False)
+        _keep(key, Drawing(parts, image))
     return image
+
+
+def _keep(key: int, drawing: Drawing) -> None:
+    """Keep ``drawing`` as the latest (under _LOCK): the one it moves out of the last
+    KEEP is packed, and beyond KEEP_PACKED more the oldest goes."""
+    _DRAWINGS[key] = drawing
+    _DRAWINGS.move_to_end(key)
+    if len(_DRAWINGS) > KEEP:
+        list(_DRAWINGS.values())[-KEEP - 1].pack()
+    while len(_DRAWINGS) > KEEP + KEEP_PACKED:
+        _DRAWINGS.popitem(last=False)
 
 
 def _update(parts: MapParts, candidates: list[Drawing]) -> Any | None:
@@ -168,7 +223,7 @@ def _update(parts: MapParts, candidates: list[Drawing]) -> Any | None:
     boxes = [hex_box(parts.layout, coord) for coord in best[0]] if best else []
     if best is None or sum(b[2] * b[3] for b in boxes) > REDRAW_SHARE * width * height:
         return _render(parts, (0, 0, width, height))
-    image = best[1].image.copy()
+    image = best[1].pixels()
     for box in boxes:
         piece = _render(parts, box)
         if piece is None:
@@ -180,6 +235,22 @@ def _update(parts: MapParts, candidates: list[Drawing]) -> Any | None:
 def picture(parts: MapParts, zoom: float, colours: int) -> bytes | None:
     """The map as PNG at ``zoom``, in at most ``colours`` colours; None where it cannot
     be made (no resvg or no Pillow)."""
+    key = (digest(parts), zoom, colours)
+    with _LOCK:
+        kept = _PICTURES.get(key)
+        if kept is not None:
+            _PICTURES.move_to_end(key)
+            return kept
+    png = _made(parts, zoom, colours)
+    if png is not None:
+        with _LOCK:
+            _PICTURES[key] = png
+            while len(_PICTURES) > KEEP_PICTURES:
+                _PICTURES.popitem(last=False)
+    return png
+
+
+def _made(parts: MapParts, zoom: float, colours: int) -> bytes | None:
     from PIL import Image
 
     image = draw(parts)
@@ -196,4 +267,3 @@ def picture(parts: MapParts, zoom: float, colours: int) -> bytes | None:
     out = io.BytesIO()
     small.save(out, "PNG", compress_level=6)
     return out.getvalue()
-
