@@ -155,3 +155,17 @@ def test_a_game_recorded_under_other_rules_data_is_read_with_a_note(tmp_path: Pa
     store.conn.execute("UPDATE games SET engine_version = '99' WHERE id = ?", (game.game_id,))
     with pytest.raises(SetupError, match="newer pbem"):
         service.load(store, game.game_id)
+
+
+
+def test_a_record_with_every_field_makes_the_fact_that_init_would() -> None:
+    """Fact.from_json fills a complete record's fields into the instance's __dict__
+    without calling __init__ (the audit reads every stored fact): that is the same fact
+    only while no kind of fact checks or derives anything in __post_init__ or keeps its
+    fields in __slots__."""
+    for kind in KINDS.values():
+        assert not hasattr(kind, "__post_init__"), kind.__name__
+        assert "__slots__" not in vars(kind), kind.__name__
+    par = Par("PRR", 67, 6, 6, 1)
+    made = Par.from_json(par.to_json())
+    assert made == par and vars(made) == vars(par)
