@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections import OrderedDict
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from mailtable import NOW, Mail, Table
 from renderhelp import check_lines
 
 from pbem import service
+from pbem.lastused import LastUsed
 from pbem.mail.outbound import compose, views
 from pbem.mail.outbound.compose import build, message_id
 from pbem.mail.outbound.notify import Activity, game_over_mail
@@ -187,7 +187,7 @@ def test_svg_where_no_png_can_be_made(table: Table, monkeypatch: pytest.MonkeyPa
     """Without a PNG rasteriser the picture is the SVG, where it fits the limits (the
     map picture at most 60 KB, the mail at most 80 KB); else the mail has the text map
     alone."""
-    monkeypatch.setattr(views, "_DRAWN", OrderedDict())  # no picture made before
+    monkeypatch.setattr(views, "_DRAWN", LastUsed(8))  # no picture made before
     monkeypatch.setattr(views, "map_picture", lambda parts, *_: None)
     table.send("Ann", "buy SV")
     [turn] = table.to("Ben", table.new_mail())
@@ -197,7 +197,7 @@ def test_svg_where_no_png_can_be_made(table: Table, monkeypatch: pytest.MonkeyPa
     assert "MAP (1830;" in html_of(turn)  # the HTML shows the text map instead
     monkeypatch.setattr(views, "MAP_IMAGE_LIMIT", 10**6)
     monkeypatch.setattr(compose, "MAIL_LIMIT", 10**6)
-    monkeypatch.setattr(views, "_DRAWN", OrderedDict())
+    monkeypatch.setattr(views, "_DRAWN", LastUsed(8))
     table.send("Ben", "buy CS")
     [turn] = table.to("Cat", table.new_mail())
     image = picture(turn)
@@ -210,7 +210,7 @@ def test_a_rendering_bug_does_not_stop_the_game(table: Table,
     def broken(*args: object) -> str:
         raise RuntimeError("renderer exploded")
 
-    monkeypatch.setattr(views, "_DRAWN", OrderedDict())
+    monkeypatch.setattr(views, "_DRAWN", LastUsed(8))
     monkeypatch.setattr(views, "state_map_parts", broken)
     monkeypatch.setattr(views, "tables_text", broken)
     assert table.send("Ann", "buy SV").status == "processed"

@@ -30,10 +30,10 @@ import math
 import re
 import threading
 import zlib
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..lastused import LastUsed
 from .png import rasterise
 from .svg import BACKGROUND, Layout, MapParts, R, W, rulers
 
@@ -84,12 +84,12 @@ class Drawing:
         return self.image
 
 
-_DRAWINGS: OrderedDict[int, Drawing] = OrderedDict()
+_DRAWINGS: LastUsed[int, Drawing] = LastUsed(KEEP + KEEP_PACKED)
 _LOCK = threading.Lock()
 
 
 #: the pictures kept: (the map's digest, zoom, colours) -> PNG
-_PICTURES: OrderedDict[tuple[bytes, float, int], bytes] = OrderedDict()
+_PICTURES: LastUsed[tuple[bytes, float, int], bytes] = LastUsed(KEEP_PICTURES)
 
 
 def forget() -> None:
@@ -200,12 +200,9 @@ def draw(parts: MapParts) -> Any | None:
 def _keep(key: int, drawing: Drawing) -> None:
     """Keep ``drawing`` as the latest (under _LOCK): the one it moves out of the last
     KEEP is packed, and beyond KEEP_PACKED more the oldest goes."""
-    _DRAWINGS[key] = drawing
-    _DRAWINGS.move_to_end(key)
+    _DRAWINGS.put(key, drawing)
     if len(_DRAWINGS) > KEEP:
-        list(_DRAWINGS.values())[-KEEP - 1].pack()
-    while len(_DRAWINGS) > KEEP + KEEP_PACKED:
-        _DRAWINGS.popitem(last=False)
+        _DRAWINGS.values()[-KEEP - 1].pack()
 
 
 def _update(parts: MapParts, candidates: list[Drawing]) -> Any | None:
@@ -239,14 +236,11 @@ def picture(parts: MapParts, zoom: float, colours: int) -> bytes | None:
     with _LOCK:
         kept = _PICTURES.get(key)
         if kept is not None:
-            _PICTURES.move_to_end(key)
             return kept
     png = _made(parts, zoom, colours)
     if png is not None:
         with _LOCK:
-            _PICTURES[key] = png
-            while len(_PICTURES) > KEEP_PICTURES:
-                _PICTURES.popitem(last=False)
+            _PICTURES.put(key, png)
     return png
 
 

@@ -12,7 +12,6 @@ import base64
 import logging
 import re
 import secrets
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.charset import QP, Charset
@@ -29,6 +28,7 @@ from io import BytesIO
 from typing import Any
 
 from ...identity import InvalidPlayer, check_address
+from ...lastused import LastUsed
 from ...safe_text import one_line
 from ...store import Store
 from ..config import MailConfig
@@ -329,7 +329,7 @@ def _related(html: Message, image: MapImage, cid: str) -> Message:
     return related
 
 
-_ENCODED: OrderedDict[bytes, str] = OrderedDict()
+_ENCODED: LastUsed[bytes, str] = LastUsed(8)
 
 
 def _base64(data: bytes) -> str:
@@ -337,10 +337,8 @@ def _base64(data: bytes) -> str:
     (every recipient of a move gets the same picture)."""
     found = _ENCODED.get(data)
     if found is None:
-        found = _ENCODED[data] = base64.encodebytes(data).decode("ascii")
-        while len(_ENCODED) > 8:
-            _ENCODED.popitem(last=False)
-    _ENCODED.move_to_end(data)
+        found = base64.encodebytes(data).decode("ascii")
+        _ENCODED.put(data, found)
     return found
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 import textwrap
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,6 +25,7 @@ from typing import Any
 
 from ...engine.game import legal_moves, to_act
 from ...engine.state import GameState
+from ...lastused import LastUsed
 from ...moderation.describe import DeadlineView
 from ...render import market_text as render_market
 from ...render import tables_text
@@ -309,8 +309,7 @@ _BYTES_PER_AREA: dict[Layout, float] = {}
 
 #: The maps drawn lately (their text, normalised) with their SVG; the PNG is made on
 #: first use. Bounded: a mail is built right after its game was drawn.
-_DRAWN: OrderedDict[str, DrawnMap] = OrderedDict()
-_KEEP = 8
+_DRAWN: LastUsed[str, DrawnMap] = LastUsed(8)
 _LOCK = threading.Lock()
 
 
@@ -330,11 +329,8 @@ def _remember(map_text: str, state: GameState, hexes: Mapping[str, HexView]) -> 
     with _LOCK:
         known = _DRAWN.get(key)
         if known is None or known.parts != parts:
-            _DRAWN[key] = DrawnMap(parts, key.partition("\n")[0],
-                                   tuple(state.rules.corporations))
-        _DRAWN.move_to_end(key)
-        while len(_DRAWN) > _KEEP:
-            _DRAWN.popitem(last=False)
+            _DRAWN.put(key, DrawnMap(parts, key.partition("\n")[0],
+                                     tuple(state.rules.corporations)))
 
 
 def drawn_map(text: str) -> DrawnMap | None:
@@ -342,7 +338,7 @@ def drawn_map(text: str) -> DrawnMap | None:
     shows none that ``game_view`` drew in this process."""
     normal = _normal(text)
     with _LOCK:
-        drawn = list(_DRAWN.items())
+        drawn = _DRAWN.items()
     found, where = None, -1
     for key, entry in drawn:
         at = normal.rfind(key)
