@@ -250,7 +250,8 @@ class GameState:
         return asdict(self)
 
 
-_ATOMS = (str, int, float, bool, type(None))
+#: the types plain_copy returns as they are (a set: a lookup, not a scan of five)
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def _copied(record: Player | Private) -> Any:
@@ -275,11 +276,12 @@ def plain_copy(value: Any) -> Any:
     lists and atoms), about four times faster.  Values met twice are copied twice (a
     state read back from a snapshot, JSON, shares nothing either); other types go to
     deepcopy."""
-    if isinstance(value, dict):
+    kind = type(value)
+    if kind is dict or isinstance(value, dict):
         return {k: v if type(v) in _ATOMS else plain_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if kind is list or isinstance(value, list):
         return [v if type(v) in _ATOMS else plain_copy(v) for v in value]
-    if type(value) in _ATOMS:
+    if kind in _ATOMS:
         return value
     if isinstance(value, tuple):
         return tuple(plain_copy(v) for v in value)
