@@ -195,7 +195,8 @@ class EventsMixin(StoreBase):
         exists, i.e. another writer appended first.
         """
         _check_event(game_id, seq, kind, revert_to)
-        # in an ``appending`` block one INSERT is all it writes: no savepoint of its own
+        appending = game_id in self._heads
+        # in an ``appending`` block it writes nothing yet: no savepoint of its own
         with nullcontext() if self._heads.get(game_id) else self.transaction():
             last_seq, prev_hash = self._head(game_id)
             if seq <= last_seq:
@@ -221,15 +222,22 @@ class EventsMixin(StoreBase):
             }
             row["hash"] = self.secret.mac("event", prev_hash, written_content_json(row, {
                 "command": command, "facts": facts, "log": log}))
-            try:
-                self.conn.execute(_INSERT, [row[column] for column in _COLUMNS])
-            except sqlite3.IntegrityError as exc:  # only if someone bypassed BEGIN IMMEDIATE
-                raise ConcurrencyError(game_id, seq) from exc
-            if game_id in self._heads:
+            values = [row[column] for column in _COLUMNS]
+            if appending:  # written with the others (StoreBase.conn, _write_through)
+                self._unwritten.append(values)
                 self._heads[game_id] = (seq, row["hash"])
             else:
+                self._insert_events([values], self.conn)
                 self.seal_game(game_id)
         return row if as_stored else decode_event(row)
+
+    def _insert_events(self, rows: list[list[Any]], conn: sqlite3.Connection) -> None:
+        if not rows:
+            return
+        try:
+            conn.executemany(_INSERT, rows)
+        except sqlite3.IntegrityError as exc:  # only if someone bypassed BEGIN IMMEDIATE
+            raise ConcurrencyError(rows[0][0], rows[0][1]) from exc
 
     @contextmanager
     def appending(self, game_id: int) -> Iterator[None]:
@@ -237,7 +245,9 @@ class EventsMixin(StoreBase):
         events of the game are appended: each is chained from the last one's seq and
         hash kept in memory, and the chain head is sealed once, when the block ends,
         instead of after every event (an import appends hundreds). The events are
-        written as they come, so everything reads them in the block as usual."""
+        kept in memory and written together (``StoreBase._write_through``) when the
+        transaction ends or before anything else uses the connection: everything reads
+        them in the block as usual."""
         with self.transaction():
             self._require_game(game_id)
             if game_id in self._heads:  # already in one: that block seals
