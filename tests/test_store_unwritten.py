@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from pbem import service
-from pbem.store import Store, open_store
+from pbem.store import ZERO_HASH, Store, event_hash, open_store
 
 T0 = "2024-05-01T12:00:00Z"
 
@@ -37,9 +37,11 @@ def game(store: Store) -> int:
 
 
 def append(store: Store, game_id: int, seq: int, text: str = "pass") -> dict[str, Any]:
+    """Append as service.Recorder does (hashed when written, in an appending block)."""
     return store.append_event(game_id, seq, kind="command", command={"type": "pass"},
                               text=text, actor="Alice", source="cli", received=T0,
-                              facts=[{"type": "turn", "to": "Alice"}], log=[text])
+                              facts=[{"type": "turn", "to": "Alice"}, {"n": {"1": 2}}],
+                              log=[text, "1 share"], as_stored=True, hash_later=True)
 
 
 class Statements:
@@ -125,7 +127,7 @@ def test_a_rollback_drops_the_events_of_its_savepoint_written_or_not(
         assert stored_seqs(tmp_path, game) == []  # nothing committed yet
     events = store.events(game)
     assert [e["seq"] for e in events] == [1, 2, 3]
-    assert events[-1] == third
+    assert events[-1]["text"] == third["text"] == "pass again"
     assert stored_seqs(tmp_path, game) == [1, 2, 3]
     assert store.verify_record(game) == []
 
@@ -140,8 +142,8 @@ def test_an_outer_rollback_leaves_nothing_in_memory_or_in_the_file(
             raise RuntimeError("crash")
     assert stored_seqs(tmp_path, game) == []
     with store.appending(game):  # the next block starts from the file
-        first = append(store, game, 1, "again")
-    assert store.events(game) == [first]
+        append(store, game, 1, "again")
+    assert [e["text"] for e in store.events(game)] == ["again"]
     assert store.verify_record(game) == []
 
 
@@ -173,3 +175,42 @@ def test_act_in_an_appending_block_records_a_refused_text_not_at_all(tmp_path: P
         assert [e["text"] for e in store.events(game_id)] == ["buy SV", "buy CS"]
         assert store.verify_record(game_id) == []
         assert service.audit(store, game_id).problems == []
+
+
+def test_events_hashed_when_written_are_those_appended_one_by_one(
+        store: Store, game: int, tmp_path: Path) -> None:
+    """The same rows, hashes and chain head as appending each event alone, outside any
+    block (hashed at once), in another file with the same secret; a row returned in
+    the block has no hash yet."""
+    with store.appending(game):
+        assert append(store, game, 1)["hash"] is None
+        with store.transaction():
+            append(store, game, 2)
+        store.game(game)  # written, hashed
+        returned = append(store, game, 3)
+        assert returned["hash"] is None and returned["prev_hash"] is not None
+        append(store, game, 4)
+    with open_store(tmp_path / "alone.db", now=T0, secret=store.secret) as alone:
+        alone.add_player(alone.create_game("Test game", {"title": "1830"}, 7, "0.1.0",
+                                           "1830-classic", T0), 1, "Alice", "a@x.test", "h")
+        assert append(alone, game, 1)["hash"] is not None  # no block: hashed at once
+        for seq in (2, 3, 4):
+            append(alone, game, seq)
+        assert alone.events(game) == store.events(game)
+        assert alone.verify_record(game) == store.verify_record(game) == []
+        head = "SELECT events, last_hash, seal FROM chain_heads"
+        assert alone.conn.execute(head).fetchall() == store.conn.execute(head).fetchall()
+
+
+def test_an_event_whose_keys_were_numbers_is_hashed_as_decoded(
+        store: Store, game: int) -> None:
+    """A key written from a number reads back as text (and sorts otherwise): hashed when
+    written, such an event is hashed from its texts decoded, as event_hash says."""
+    with store.appending(game):
+        store.append_event(game, 1, kind="command", command={"type": "pass", "n": {10: "a", 9: 1}},
+                           text="pass", actor="Alice", source="cli", received=T0,
+                           facts=[{"n": {2: 1, 10: 2}}], log=["x"], as_stored=True,
+                           hash_later=True)
+    assert store.verify_record(game) == []
+    assert store.events(game)[0]["hash"] == event_hash(ZERO_HASH, store.events(game)[0],
+                                                       store.secret)

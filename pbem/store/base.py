@@ -195,6 +195,7 @@ class StoreBase:
         conn = self._db.conn
         rows, self._unwritten = self._unwritten, []
         try:
+            self._hash_events(rows)
             written = 0
             for frame in self._frames[self._opened:]:
                 self._insert_events(rows[written:frame.unwritten], conn)
@@ -207,6 +208,10 @@ class StoreBase:
                 frame.unwritten = 0
             self._forget_heads()
             raise
+
+    def _hash_events(self, rows: list[list[Any]]) -> None:
+        """Hash the events' rows (EventsMixin)."""
+        raise NotImplementedError
 
     def _insert_events(self, rows: list[list[Any]], conn: sqlite3.Connection) -> None:
         """INSERT the events' rows (EventsMixin)."""
