@@ -190,12 +190,21 @@ def test_events_hashed_when_written_are_those_appended_one_by_one(
         returned = append(store, game, 3)
         assert returned["hash"] is None and returned["prev_hash"] is not None
         append(store, game, 4)
+        talk = store.append_event(game, 5, kind="talk", command=None, text="hi",
+                                  actor="Alice", source="cli", received=T0, facts=[],
+                                  log=["hi"])  # hashed at once: the ones before first
+        assert talk["hash"] is not None and talk["prev_hash"] is not None
+        append(store, game, 6)
     with open_store(tmp_path / "alone.db", now=T0, secret=store.secret) as alone:
         alone.add_player(alone.create_game("Test game", {"title": "1830"}, 7, "0.1.0",
                                            "1830-classic", T0), 1, "Alice", "a@x.test", "h")
         assert append(alone, game, 1)["hash"] is not None  # no block: hashed at once
         for seq in (2, 3, 4):
             append(alone, game, seq)
+        assert alone.append_event(game, 5, kind="talk", command=None, text="hi",
+                                  actor="Alice", source="cli", received=T0, facts=[],
+                                  log=["hi"]) == talk
+        append(alone, game, 6)
         assert alone.events(game) == store.events(game)
         assert alone.verify_record(game) == store.verify_record(game) == []
         head = "SELECT events, last_hash, seal FROM chain_heads"

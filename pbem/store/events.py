@@ -207,6 +207,9 @@ class EventsMixin(StoreBase):
         # in an ``appending`` block it writes nothing yet: no savepoint of its own
         with nullcontext() if self._heads.get(game_id) else self.transaction():
             last_seq, prev_hash = self._head(game_id)
+            if prev_hash is None and not hash_later:  # the one before is not hashed yet
+                self._hash_events(self._unwritten)
+                last_seq, prev_hash = self._head(game_id)
             if seq <= last_seq:
                 raise ConcurrencyError(game_id, seq)
             if seq != last_seq + 1:
