@@ -53,8 +53,9 @@ class StoreBase:
         self._db = db
         self._depth = 0
         #: games whose events are being appended in an ``appending`` block: the seq and
-        #: hash of the last event (None: to be read again, after a rollback)
-        self._heads: dict[int, tuple[int, str] | None] = {}
+        #: hash of the last event (the hash None while it is not hashed yet: hash_later;
+        #: None: to be read again, after a rollback)
+        self._heads: dict[int, tuple[int, str | None] | None] = {}
         #: the events appended in an ``appending`` block and not written yet (the values
         #: of their INSERTs, in order): written by ``conn`` before anything else runs
         #: (``_write_through``), and when the outermost transaction ends

@@ -293,8 +293,9 @@ class EventsMixin(StoreBase):
             finally:
                 del self._heads[game_id]
 
-    def _head(self, game_id: int) -> tuple[int, str]:
-        """The seq and hash of the game's last event ((0, ZERO_HASH) before the first)."""
+    def _head(self, game_id: int) -> tuple[int, str | None]:
+        """The seq and hash of the game's last event ((0, ZERO_HASH) before the first; the
+        hash None while that event is kept unhashed: ``hash_later``)."""
         held = self._heads.get(game_id)
         if held is not None:
             return held
