@@ -68,7 +68,10 @@ class Upcoming(Sequence[SiteAction]):
 
 @dataclass(frozen=True)
 class Command:
-    """One pbem command: who sends it and the action; ``why`` notes an implicit one."""
+    """One pbem command: who sends it and the action; ``why`` notes an implicit one.
+    The action is as the notation reads its text back (format_action, parse_command):
+    no field the notation leaves out (tests/test_import_18xx.py checks every command of
+    the logs)."""
 
     actor: str
     action: Action
