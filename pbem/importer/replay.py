@@ -164,9 +164,10 @@ class Replay:
                 self.step_or_take_back(site)
             else:
                 self.step(site)
-            for taken in actions[i + 1:i + 1 + self.translator.absorbed]:
+            absorbed = self.translator.absorbed
+            for taken in actions[i + 1:i + 1 + absorbed] if absorbed else ():
                 self.translator.after(self.state, taken)
-            i += 1 + self.translator.absorbed
+            i += 1 + absorbed
         self.commands(None, self.translator.finish(self.state))
         return None
 
