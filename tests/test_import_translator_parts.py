@@ -8,9 +8,10 @@ import pytest
 
 from pbem.engine.game import new_game
 from pbem.engine.ortrack import lay_fields
-from pbem.importer.replay import stamp, timestamp
+from pbem.importer.replay import ImportStopped, Replay, stamp, timestamp
 from pbem.importer.t1830 import Translator1830
 from pbem.importer.translate import Upcoming
+from pbem.store import open_store
 
 
 def actions(n: int) -> list[dict[str, int]]:
@@ -60,3 +61,16 @@ def test_an_actions_commands_carry_its_id_and_time() -> None:
         ("18xx.games action 12", "2021-03-01T00:00:00+00:00")
     assert stamp({}) == ("18xx.games action -", "")
     assert timestamp("2021-03-01 10:00") == "2021-03-01 10:00"
+
+
+def test_the_track_laid_must_be_the_sites() -> None:
+    state = new_game("1830", ["A", "B", "C"], 0, {})
+    replay = Replay(open_store(":memory:"), 0, Translator1830({}), state)
+    state.board.tiles["H12"] = ("57", 1)
+    for rotation in (1, 4):  # 57 at 4 is 57 at 1
+        replay.check_tile({"tile": "57-0", "hex": "H12", "rotation": rotation})
+    for tile, rotation in (("57-0", 2), ("9-0", 1)):
+        with pytest.raises(ImportStopped, match="pbem laid"):
+            replay.check_tile({"tile": tile, "hex": "H12", "rotation": rotation})
+    with pytest.raises(ImportStopped, match="pbem laid None on H14"):
+        replay.check_tile({"tile": "57-0", "hex": "H14", "rotation": 1})

@@ -222,7 +222,7 @@ class Replay:
         laid = self.state.board.tiles.get(site["hex"])
         tile = self.state.map.tiles.get(name)
         if laid is None or tile is None or laid[0] != name or \
-                tile.layout(laid[1]) != tile.layout(rotation):
+                (laid[1] != rotation and tile.layout(laid[1]) != tile.layout(rotation)):
             raise ImportStopped(self.refusal(
                 site, None, f"pbem laid {laid} on {site['hex']}, the site tile {name} at "
                 f"rotation {rotation}"))
