@@ -333,7 +333,7 @@ class Recorder:
         self.store.append_event(self.game_id, self.seq, kind="command", command=action,
                                 text=canonical, actor=actor, source=source or self.source,
                                 received=self.now, facts=[f.to_json() for f in facts],
-                                log=log, as_stored=True)
+                                log=log, as_stored=True, hash_later=True)
         assert decision.state is not None
         state.become(decision.state)
         self.result.applied.append(Applied(self.seq, canonical, log, actor,
@@ -344,7 +344,8 @@ class Recorder:
         self.seq += 1
         self.store.append_event(self.game_id, self.seq, kind=ORDER_KIND, command=command,
                                 text=text, actor=actor, source=source or self.source,
-                                received=self.now, facts=[], log=log, as_stored=True)
+                                received=self.now, facts=[], log=log, as_stored=True,
+                                hash_later=True)
         self.result.applied.append(Applied(self.seq, text, log, actor, auto=source is not None,
                                            kind=ORDER_KIND))
         return self.seq

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from importhelp import commands_as_read
 
 from pbem import service
 from pbem.cli import main
@@ -84,6 +85,13 @@ def test_1870_export_imports_again_to_the_same_state(name: str, tmp_path: Path) 
     again_log, again = import_log(store, path)
     assert again.refusal is None and outcome(again_log, again).matches
     assert again.state.to_dict() == result.state.to_dict()
+
+
+@pytest.mark.parametrize("name", LOGS_1870)
+def test_1870_commands_are_what_the_notation_reads_from_their_text(name: str) -> None:
+    _, result, store = imported(name)
+    sent, differing = commands_as_read(store, result)
+    assert sent > 100 and differing == []
 
 
 def test_cli_import_1870_check(tmp_path: Path) -> None:

@@ -35,6 +35,9 @@ class CommonTranslator(Translator):
     printed: dict[str, str] = field(default_factory=dict)
     #: private company -> the certificate its buyer receives (no action in the log)
     free_certs: dict[str, str] = field(default_factory=dict)
+    #: (tile, rotation) -> the lay fields naming it (``_lay_fields``)
+    placements: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict,
+                                                               repr=False)
 
     # -- implicit commands -------------------------------------------------------------------
     def before(self, state: GameState, site: SiteAction) -> list[Command]:
@@ -62,12 +65,13 @@ class CommonTranslator(Translator):
                 return [Command(self.president(state, current), {"type": "pass"},
                                 "the corporation's turn ended; it operates again")]
             return []
-        waiting = [c for c in floated_in_order(state)
-                   if c not in rnd.get("operated", []) and c != current]
-        if acting is not None and acting in rnd.get("operated", []) and waiting:
-            raise Unsupported(f"the site lets {acting} operate again while "
-                              f"{', '.join(waiting)} have not operated in this round (the "
-                              "operating order differs)")
+        operated = rnd.get("operated", [])
+        if acting is not None and acting in operated:
+            waiting = [c for c in floated_in_order(state) if c not in operated and c != current]
+            if waiting:
+                raise Unsupported(f"the site lets {acting} operate again while "
+                                  f"{', '.join(waiting)} have not operated in this round "
+                                  "(the operating order differs)")
         if site.get("entity_type") == "player":
             player = self.player(site["entity"])
             if site.get("type") not in STOCK_TYPES:
@@ -237,13 +241,25 @@ class CommonTranslator(Translator):
     def on_lay_tile(self, state: GameState, site: SiteAction) -> list[Command]:
         actor, using = self._corp_actor(state, site)
         name = self.tile_name(site["tile"])
-        tile = state.map.tiles.get(name)
-        if tile is None:
-            raise Unsupported(f"there is no tile {name} in {state.title}")
-        # the sides, or the track where the sides alone do not say it (tile 25)
-        fields = lay_fields(tile, int(site["rotation"]), list(range(6)))
+        fields = self._lay_fields(state, name, int(site["rotation"]))
         return [Command(actor, {"type": "lay", "tile": name, "hex": site["hex"],
                                 **fields, "with": using})]
+
+    def _lay_fields(self, state: GameState, name: str, rotation: int) -> dict[str, Any]:
+        """The sides a lay of tile ``name`` at ``rotation`` names, or the track where the
+        sides alone do not say it (tile 25): ortrack.lay_fields, worked out once for each
+        (the translator's title has one map), in new lists for each command."""
+        found = self.placements.get((name, rotation))
+        if found is None:
+            tile = state.map.tiles.get(name)
+            if tile is None:
+                raise Unsupported(f"there is no tile {name} in {state.title}")
+            found = self.placements[name, rotation] = lay_fields(tile, rotation,
+                                                                  list(range(6)))
+        fields = {"exits": list(found["exits"])}
+        if "paths" in found:
+            fields["paths"] = [list(pair) for pair in found["paths"]]
+        return fields
 
     def on_place_token(self, state: GameState, site: SiteAction) -> list[Command]:
         actor, using = self._corp_actor(state, site)
@@ -372,16 +388,16 @@ class CommonTranslator(Translator):
         the new president, two of his ordinary ones to the old (which two, the log does
         not say)."""
         shadow = self.shadow
-        for corp in state.corps:
-            president = state.president(corp)
+        for corp, company in state.corps.items():
+            president = company.certs[0]  # the holder of the president's certificate
             old = shadow.holders.get(f"{corp}_0")
-            if president is None or old is None or old == "p:" + president:
+            if not president.startswith("p:") or old is None or old == president:
                 continue
-            mine = [s for s in shadow.held_by("p:" + president) if s.startswith(corp + "_")
+            mine = [s for s in shadow.held_by(president) if s.startswith(corp + "_")
                     and s != f"{corp}_0"]
             shadow.hold(old, *mine[:state.rules.president_percent
                                    // state.rules.ordinary_percent])
-            shadow.hold("p:" + president, f"{corp}_0")
+            shadow.hold(president, f"{corp}_0")
 
     def _rust(self, state: GameState) -> None:
         """Trains pbem has scrapped are gone on the site too."""

@@ -7,7 +7,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 
 from .. import service
@@ -29,7 +28,7 @@ from .sitelog import (
     effective_actions,
     flatten,
 )
-from .translate import Command, Translator, Unsupported
+from .translate import Command, Translator, Unsupported, Upcoming
 
 
 @dataclass
@@ -91,7 +90,6 @@ def player_names(log: SiteLog) -> dict[str, str]:
     return {p.key: pbem_name(p.name, taken) for p in log.players}
 
 
-@lru_cache(maxsize=64)  # asked for each command: an action's commands share its time
 def timestamp(value: Any) -> str:
     """The site's ``created_at`` (Unix seconds, or a date string) as ISO text."""
     if isinstance(value, int | float):
@@ -117,6 +115,15 @@ def game_options(log: SiteLog, readings: dict[str, str]) -> dict[str, str]:
 # -- replaying ----------------------------------------------------------------------------------
 
 
+#: site actions the replay passes over (chat messages are recorded as talk)
+SKIPPED = INERT_TYPES - CHAT_TYPES
+
+
+def stamp(site: SiteAction) -> tuple[str, str]:
+    """The ``source`` and ``now`` of the events a site action's commands record."""
+    return f"18xx.games action {site.get('id', '-')}", timestamp(site.get("created_at"))
+
+
 @dataclass
 class Replay:
     store: Store
@@ -137,6 +144,8 @@ class Replay:
     #: the action under way: its index in the actions and the number of entries in
     #: ``applied`` before it
     began: tuple[int, int] = (0, 0)
+    #: the site action whose commands are being sent, with its ``stamp``
+    _stamped: tuple[SiteAction | None, str, str] = (None, "", "")
 
     def run(self, actions: list[SiteAction], to: Any = None, start: int = 0) -> Any:
         """Replay ``actions`` (flattened, effective) from the one at ``start``; stop before
@@ -146,7 +155,7 @@ class Replay:
             site = actions[i]
             if to is not None and not site.get("auto") and site.get("id") == to:
                 return to
-            self.translator.upcoming = actions[i + 1:]
+            self.translator.upcoming = Upcoming(actions, i)
             self.translator.absorbed = 0
             if self.watch is not None:
                 self.watch(site, self.state)
@@ -155,9 +164,10 @@ class Replay:
                 self.step_or_take_back(site)
             else:
                 self.step(site)
-            for taken in actions[i + 1:i + 1 + self.translator.absorbed]:
+            absorbed = self.translator.absorbed
+            for taken in actions[i + 1:i + 1 + absorbed] if absorbed else ():
                 self.translator.after(self.state, taken)
-            i += 1 + self.translator.absorbed
+            i += 1 + absorbed
         self.commands(None, self.translator.finish(self.state))
         return None
 
@@ -179,7 +189,7 @@ class Replay:
 
     def step(self, site: SiteAction) -> None:
         kind = site.get("type")
-        if kind in INERT_TYPES - CHAT_TYPES:
+        if kind in SKIPPED:
             return
         entry = Applied(site)
         self.applied.append(entry)
@@ -212,7 +222,7 @@ class Replay:
         laid = self.state.board.tiles.get(site["hex"])
         tile = self.state.map.tiles.get(name)
         if laid is None or tile is None or laid[0] != name or \
-                tile.layout(laid[1]) != tile.layout(rotation):
+                (laid[1] != rotation and tile.layout(laid[1]) != tile.layout(rotation)):
             raise ImportStopped(self.refusal(
                 site, None, f"pbem laid {laid} on {site['hex']}, the site tile {name} at "
                 f"rotation {rotation}"))
@@ -238,10 +248,12 @@ class Replay:
     def act(self, entry: Applied | None, command: Command) -> None:
         text = format_action(command.action)
         site = entry.site if entry is not None else {}
+        if self._stamped[0] is not site:  # an action's commands share its source and time
+            self._stamped = (site, *stamp(site))
+        _, source, now = self._stamped
         try:
             result = service.act(self.store, self.game_id, command.actor, text,
-                                 source=f"18xx.games action {site.get('id', '-')}",
-                                 now=timestamp(site.get("created_at")), state=self.state,
+                                 source=source, now=now, state=self.state,
                                  orders=self.orders, in_place=True,  # one command
                                  readings=self.readings)
         except service.CommandError as exc:
@@ -258,9 +270,9 @@ class Replay:
         speaker = self.translator.names.get(str(site.get("entity")))
         if speaker is None:
             return
+        source, now = stamp(site)
         record(self.store, self.game_id, speaker, str(site.get("message", "")),
-               source=f"18xx.games action {site.get('id', '-')}",
-               now=timestamp(site.get("created_at")))
+               source=source, now=now)
 
     def refusal(self, site: SiteAction, text: str | None, reason: str) -> Refusal:
         return Refusal(site, text, reason, self.applied[-6:], self.state)

@@ -37,9 +37,12 @@ def oriented_segments(route: dict[str, Any]) -> list[list[str]]:
     return oriented
 
 
-def stop_sequence(route: dict[str, Any]) -> list[str]:
-    """The stop hexes in travel order, from ``connections``."""
-    segments = oriented_segments(route)
+def stop_sequence(route: dict[str, Any],
+                  segments: list[list[str]] | None = None) -> list[str]:
+    """The stop hexes in travel order, from ``connections`` (``segments``: their
+    ``oriented_segments``, when the caller has them)."""
+    if segments is None:
+        segments = oriented_segments(route)
     if not segments:
         return list(route.get("hexes") or [])
     return [segments[0][0]] + [s[-1] for s in segments]
@@ -87,7 +90,7 @@ def written_stops(state: GameState, route: dict[str, Any]) -> list[str]:
     of a hex with two from the side the track leaves by, else from ``nodes``."""
     segments = oriented_segments(route)
     written = []
-    for k, coord in enumerate(stop_sequence(route)):
+    for k, coord in enumerate(stop_sequence(route, segments)):
         tile, _ = tile_at(state.map, state.board, coord)
         if len(tile.stops) < 2:
             written.append(coord)

@@ -10,6 +10,7 @@ right after it.
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,15 +91,16 @@ def effective_actions(actions: list[SiteAction]) -> list[SiteAction]:
                              if actions[i].get("type") not in CHAT_TYPES), None)
                 if last is None:
                     raise LogError(f"action {action.get('id')}: undo with nothing to undo")
+                effective.remove(last)
                 group = [last]
             else:
                 if target != 0 and target not in ids:
                     raise LogError(f"action {action.get('id')}: undo to unknown action {target}")
-                after = -1 if target == 0 else ids[target]
-                group = [i for i in effective
-                         if i > after and actions[i].get("type") not in CHAT_TYPES]
-            gone = set(group)
-            effective = [i for i in effective if i not in gone]
+                # ``effective`` is in file order: the actions after the target are its end
+                cut = bisect_right(effective, -1 if target == 0 else ids[target])
+                group = [i for i in effective[cut:] if actions[i].get("type") not in CHAT_TYPES]
+                effective[cut:] = [i for i in effective[cut:]
+                                   if actions[i].get("type") in CHAT_TYPES]
             undone.append(group)
         elif kind == "redo":
             if not undone:

@@ -103,7 +103,7 @@ class Translator1870(CommonTranslator):
         president = self.president(state, corp)
         holder = self.shadow.holder(shares[0])
         if holder == "pool" or POOL_HOLDER in state.corps[corp].certs:
-            return [Command(president, {"type": "redeem", "corp": corp, "from": None})]
+            return [Command(president, {"type": "redeem", "corp": corp})]
         if not holder.startswith("p:"):
             raise Unsupported(f"{corp} redeems {shares[0]}, which is in {holder}")
         return [Command(president, {"type": "redeem", "corp": corp, "from": holder[2:]})]
@@ -129,7 +129,7 @@ class Translator1870(CommonTranslator):
         actor, _ = self._corp_actor(state, site)
         coord = str(site["target"])
         if sym == "SCC":
-            return [Command(actor, {"type": "cattle", "hex": coord, "city": None})]
+            return [Command(actor, {"type": "cattle", "hex": coord})]
         if sym == "GSC":
             placed = state.board.markers.get("port")
             closed = placed is not None and placed.get("hex") == coord
@@ -138,8 +138,10 @@ class Translator1870(CommonTranslator):
                     and nxt.get("target") == coord:
                 closed = True  # the site's open port closed at once: the closed port
                 self.absorbed += 1
-            return [Command(actor, {"type": "port", "hex": coord, "closed": closed,
-                                    "city": None})]
+            port: dict[str, Any] = {"type": "port", "hex": coord}
+            if closed:
+                port["closed"] = True
+            return [Command(actor, port)]
         raise Unsupported(f"pbem knows no assign by {sym}")
 
     # -- connection runs ------------------------------------------------------------------------

@@ -10,8 +10,10 @@ waits for ``done``), and keeps the site's names (certificates, trains, tiles) in
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import islice
+from typing import Any, overload
 
 from ..engine.state import GameState
 from . import ids
@@ -34,9 +36,42 @@ class ReadingDiffers(Unsupported):
         self.options = options
 
 
+class Upcoming(Sequence[SiteAction]):
+    """The actions after the one at ``at`` in ``actions``, without copying them (the
+    replay asks for them at every action: a copy would make it quadratic in the log's
+    length)."""
+
+    __slots__ = ("actions", "start")
+
+    def __init__(self, actions: Sequence[SiteAction] = (), at: int = -1) -> None:
+        self.actions, self.start = actions, at + 1
+
+    def __len__(self) -> int:
+        return max(len(self.actions) - self.start, 0)
+
+    @overload
+    def __getitem__(self, index: int) -> SiteAction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[SiteAction]: ...
+
+    def __getitem__(self, index: int | slice) -> SiteAction | Sequence[SiteAction]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        if not -len(self) <= index < len(self):
+            raise IndexError("no such upcoming action")
+        return self.actions[self.start + index % len(self)]
+
+    def __iter__(self) -> Iterator[SiteAction]:
+        return islice(self.actions, self.start, None)
+
+
 @dataclass(frozen=True)
 class Command:
-    """One pbem command: who sends it and the action; ``why`` notes an implicit one."""
+    """One pbem command: who sends it and the action; ``why`` notes an implicit one.
+    The action is as the notation reads its text back (format_action, parse_command):
+    no field the notation leaves out (tests/test_import_18xx.py checks every command of
+    the logs)."""
 
     actor: str
     action: Action
@@ -50,7 +85,7 @@ class Translator:
     shadow: Shadow = field(default_factory=Shadow)
     #: the actions after the one being translated (set by the replay), and how many of
     #: them the translation took in as well (e.g. brown-zone shares bought one by one)
-    upcoming: list[SiteAction] = field(default_factory=list)
+    upcoming: Sequence[SiteAction] = field(default_factory=Upcoming)
     absorbed: int = 0
     #: the site action types whose ``verify`` may raise ReadingDiffers; ``before`` and
     #: ``translate`` change nothing of the translator for them, so that the replay may

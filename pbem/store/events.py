@@ -46,6 +46,7 @@ CONTENT_FIELDS = (
 _JSON_COLUMNS = ("command", "facts", "log")
 _COLUMNS = (*CONTENT_FIELDS, "prev_hash", "hash")
 _SORTED_CONTENT = tuple(sorted(CONTENT_FIELDS))
+_PREV, _HASH = _COLUMNS.index("prev_hash"), _COLUMNS.index("hash")
 _INSERT = (f"INSERT INTO events ({', '.join(_COLUMNS)}) "
            f"VALUES ({', '.join('?' for _ in _COLUMNS)})")
 #: Every column in table order, the facts (most of an event's bytes) read as an empty
@@ -186,18 +187,29 @@ class EventsMixin(StoreBase):
         log: list[str],
         revert_to: int | None = None,
         as_stored: bool = False,
+        hash_later: bool = False,
     ) -> dict[str, Any]:
         """Append event ``seq`` (the caller's last seen seq + 1) and return it decoded
         (``as_stored``: the row as stored, its JSON columns as text, for a writer that
         has the event already and needs nothing of it decoded: service.Recorder).
 
+        ``hash_later``, for a writer that needs nothing of the row returned (Recorder):
+        in an ``appending`` block the event is hashed when it is written, with the
+        others (``_hash_events``: the same hash, a third of the time among the engine's
+        work), so the row returned has ``hash`` None, and ``prev_hash`` None too when
+        the event before is not hashed yet.
+
         Raises ``ConcurrencyError`` and writes nothing when ``seq`` already
         exists, i.e. another writer appended first.
         """
         _check_event(game_id, seq, kind, revert_to)
-        # in an ``appending`` block one INSERT is all it writes: no savepoint of its own
+        appending = game_id in self._heads
+        # in an ``appending`` block it writes nothing yet: no savepoint of its own
         with nullcontext() if self._heads.get(game_id) else self.transaction():
             last_seq, prev_hash = self._head(game_id)
+            if prev_hash is None and not hash_later:  # the one before is not hashed yet
+                self._hash_events(self._unwritten)
+                last_seq, prev_hash = self._head(game_id)
             if seq <= last_seq:
                 raise ConcurrencyError(game_id, seq)
             if seq != last_seq + 1:
@@ -219,17 +231,46 @@ class EventsMixin(StoreBase):
                 "revert_to": revert_to,
                 "prev_hash": prev_hash,
             }
-            row["hash"] = self.secret.mac("event", prev_hash, written_content_json(row, {
-                "command": command, "facts": facts, "log": log}))
-            try:
-                self.conn.execute(_INSERT, [row[column] for column in _COLUMNS])
-            except sqlite3.IntegrityError as exc:  # only if someone bypassed BEGIN IMMEDIATE
-                raise ConcurrencyError(game_id, seq) from exc
-            if game_id in self._heads:
+            row["hash"] = None  # hashed when written (_hash_events)
+            if not (appending and hash_later):
+                row["hash"] = self.secret.mac("event", prev_hash, written_content_json(row, {
+                    "command": command, "facts": facts, "log": log}))
+            values = [row[column] for column in _COLUMNS]
+            if appending:  # written with the others (StoreBase.conn, _write_through)
+                self._unwritten.append(values)
                 self._heads[game_id] = (seq, row["hash"])
             else:
+                self._insert_events([values], self.conn)
                 self.seal_game(game_id)
         return row if as_stored else decode_event(row)
+
+    def _hash_events(self, rows: list[list[Any]]) -> None:
+        """Hash the rows appended with ``hash_later`` (their hash None), in order: each
+        from the one before it (its ``prev_hash``, None when that one was hashed here
+        too) and its content as written (``written_content_json``; without the values
+        the JSON was written from, which only its rare slower way reads: it decodes the
+        texts instead, the same content). The heads held get their hashes."""
+        last: dict[int, str] = {}
+        for values in rows:
+            if values[_HASH] is None:
+                if values[_PREV] is None:
+                    values[_PREV] = last[values[0]]
+                row = dict(zip(_COLUMNS, values, strict=True))
+                values[_HASH] = self.secret.mac("event", values[_PREV],
+                                                written_content_json(row, {}))
+            last[values[0]] = values[_HASH]
+        for game_id, hash_ in last.items():
+            held = self._heads.get(game_id)
+            if held is not None and held[1] is None:
+                self._heads[game_id] = (held[0], hash_)
+
+    def _insert_events(self, rows: list[list[Any]], conn: sqlite3.Connection) -> None:
+        if not rows:
+            return
+        try:
+            conn.executemany(_INSERT, rows)
+        except sqlite3.IntegrityError as exc:  # only if someone bypassed BEGIN IMMEDIATE
+            raise ConcurrencyError(rows[0][0], rows[0][1]) from exc
 
     @contextmanager
     def appending(self, game_id: int) -> Iterator[None]:
@@ -237,7 +278,9 @@ class EventsMixin(StoreBase):
         events of the game are appended: each is chained from the last one's seq and
         hash kept in memory, and the chain head is sealed once, when the block ends,
         instead of after every event (an import appends hundreds). The events are
-        written as they come, so everything reads them in the block as usual."""
+        kept in memory and written together (``StoreBase._write_through``) when the
+        transaction ends or before anything else uses the connection: everything reads
+        them in the block as usual."""
         with self.transaction():
             self._require_game(game_id)
             if game_id in self._heads:  # already in one: that block seals
@@ -250,8 +293,9 @@ class EventsMixin(StoreBase):
             finally:
                 del self._heads[game_id]
 
-    def _head(self, game_id: int) -> tuple[int, str]:
-        """The seq and hash of the game's last event ((0, ZERO_HASH) before the first)."""
+    def _head(self, game_id: int) -> tuple[int, str | None]:
+        """The seq and hash of the game's last event ((0, ZERO_HASH) before the first; the
+        hash None while that event is kept unhashed: ``hash_later``)."""
         held = self._heads.get(game_id)
         if held is not None:
             return held
