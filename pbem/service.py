@@ -25,7 +25,7 @@ from .engine.game import (
     to_act,
 )
 from .engine.memo import ByIdentity
-from .engine.state import GameState, plain_copy
+from .engine.state import GameState
 from .engine.title import Title, load_title
 from .identity import check_address, check_players
 from .moderation.clock import reschedule
@@ -261,7 +261,7 @@ def legal_texts(state: GameState, actor: str) -> list[str]:
 
 def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: str,
         state: GameState | None = None, orders: OrderBook | None = None,
-        in_place: bool = False, readings: Readings | None = None) -> ActResult:
+        in_place: bool = False, action: dict[str, Any] | None = None) -> ActResult:
     """Apply all commands in ``text`` by ``actor`` atomically, or raise CommandError; then
     carry out the standing orders that are due (``run_orders``).
 
@@ -277,8 +277,10 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
     the state before ``text`` only when the refused command is its first.  After any
     other exception it must not be used.
 
-    ``readings``: the texts the caller's earlier commands read (``Readings``: an
-    importer's), to read ``text`` without the notation where it was read before.
+    ``action``: what ``text``, one command, reads as, when the caller made the text from
+    it (format_action) and vouches that the notation reads it back so (an importer's:
+    tests/importhelp.commands_as_read checks it); the notation is then not asked, and
+    the action is the game's (it may be stored as it is).
     """
     result = ActResult()
     with store.transaction():
@@ -289,10 +291,16 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
         actor = resolve_player(state, actor)
         record = Recorder(store, game_id, source, now, result)
         book = OrderBook(orders.orders) if orders is not None else order_book(store, game_id)
-        lines, first = (readings or Readings()).read(state, actor, text)
+        made = text if action is not None else None  # the caller's format_action(action)
+        if action is None:
+            ctx = parse_context(state)
+            lines = [line for _, line in split_commands(text, ctx)]
+            first = _parse(state, actor, lines[0], ctx) if lines else {}
+        else:
+            lines, first = [text], action
         for number, line in enumerate(lines):
             # the first command reads the game as split; the next, as the one before left it
-            action = plain_copy(first) if number == 0 else _parse(state, actor, line)
+            action = first if number == 0 else _parse(state, actor, line)
             if action["type"] == "auto":
                 _order_command(record, state, book, actor, line, action)
                 continue
@@ -302,7 +310,7 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
             except RulesError as exc:
                 suggestions = closest(line, legal_texts(state, actor))
                 raise CommandError(line, str(exc), suggestions) from exc
-            record.command(state, actor, action, decision)
+            record.command(state, actor, action, decision, text=made)
             if before is not None:
                 record.drops(book.changed(before, state, actor))
         run_orders(record, state, book)
@@ -324,11 +332,13 @@ class Recorder:
         self.seq = store.last_seq(game_id)
 
     def command(self, state: GameState, actor: str, action: dict[str, Any],
-                decision: Decision, source: str | None = None) -> None:
-        """Record ``decision`` of ``action`` and make ``state`` (the state decided on) the
-        state it made (``decision.state``, not the facts applied again)."""
+                decision: Decision, source: str | None = None,
+                text: str | None = None) -> None:
+        """Record ``decision`` of ``action`` (``text``: format_action(action), when the
+        caller has it) and make ``state`` (the state decided on) the state it made
+        (``decision.state``, not the facts applied again)."""
         facts, log = decision.facts, decision.log
-        canonical = format_action(action)
+        canonical = text if text is not None else format_action(action)
         self.seq += 1
         self.store.append_event(self.game_id, self.seq, kind="command", command=action,
                                 text=canonical, actor=actor, source=source or self.source,
@@ -420,37 +430,6 @@ def _auto_command(record: Recorder, state: GameState, book: OrderBook, order: Or
     record.command(state, order.player, action, Decision(decision.facts, log, decision.state),
                    source=f"auto {order.seq}")
     record.drops(book.changed(before, state, order.player))
-
-
-Reading = tuple[list[str], dict[str, Any]]
-
-
-class Readings:
-    """Texts read before, for a caller that sends one game many commands (an importer:
-    few different texts, ``pass``, ``payout``, ``buy PRR ipo``, many times): each
-    text's commands and its first command as read, by what a reading depends on (the
-    rules, the players' names, the game's moment: parse_context's fields)."""
-
-    def __init__(self) -> None:
-        self._found: dict[tuple[Any, ...], tuple[object, Reading]] = {}
-
-    def read(self, state: GameState, actor: str, text: str) -> Reading:
-        """The commands of ``text`` (split_commands on ``state``) and the first one read
-        on ``state`` by ``actor`` (``_parse``; an empty action where there is none).
-        What the notation reads without the legal moves is remembered: the caller
-        copies the action before it uses it."""
-        key = (id(state.rules), text, state.title, tuple(state.names), _moment(state))
-        found = self._found.get(key)
-        if found is not None:
-            return found[1]
-        ctx = parse_context(state)
-        lines = [line for _, line in split_commands(text, ctx)]
-        try:
-            reading = lines, parse_command(lines[0], ctx) if lines else {}
-        except NotationError:  # read again knowing the legal moves, or refused
-            return lines, _parse(state, actor, lines[0], ctx)
-        self._found[key] = (state.rules, reading)  # the rules kept: their id stays theirs
-        return reading
 
 
 def _parse(state: GameState, actor: str, line: str,

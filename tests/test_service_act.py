@@ -12,6 +12,7 @@ import pytest
 
 from pbem import service
 from pbem.engine.state import GameState
+from pbem.notation import format_action
 from pbem.orders import OrderBook
 from pbem.store import Store, open_store
 from pbem.store.secret import random_secret
@@ -49,11 +50,10 @@ def test_act_with_what_the_caller_holds_records_the_same(
 ) -> None:
     (plain, game), (held, same) = stores
     state, orders = service.load(held, same), OrderBook({})
-    readings = service.Readings()
     for actor, text in MOVES:
         service.act(plain, game, actor, text, source="test", now=NOW)
         result = service.act(held, same, actor, text, source="test", now=NOW, state=state,
-                             orders=orders, in_place=True, readings=readings)
+                             orders=orders, in_place=True)
         assert result.state is state  # changed in place
         assert result.orders is not None
         orders = result.orders
@@ -87,23 +87,22 @@ def test_without_in_place_the_callers_state_is_not_changed(
     assert state == before and result.state != before
 
 
-def test_readings_remember_what_the_notation_read_and_nothing_refused(
+def test_an_action_given_with_its_text_is_recorded_as_the_notation_reads_it(
     stores: tuple[tuple[Store, int], tuple[Store, int]]
 ) -> None:
-    """An importer's Readings give a text read before without reading it again (the same
-    commands, the action as read); a text the notation cannot read is refused as act
-    refuses it without them, and is not remembered."""
-    (store, game), _ = stores
-    state, readings = service.load(store, game), service.Readings()
-    lines, action = readings.read(state, "Ann", "buy SV")
-    assert (lines, action) == (["buy SV"], service._parse(state, "Ann", "buy SV"))
-    assert readings.read(state, "Ann", "buy SV")[1] is action  # remembered: not read again
-    assert readings.read(state, "Ann", "buy SV; pass")[0] == ["buy SV", "pass"]
-    for _ in range(2):
-        with pytest.raises(service.CommandError) as refused:
-            service.act(store, game, "Ann", "buy XY", source="test", now=NOW, state=state,
-                        readings=readings)
-        with pytest.raises(service.CommandError) as alone:
-            service.act(store, game, "Ann", "buy XY", source="test", now=NOW, state=state)
-        assert str(refused.value) == str(alone.value)
-    assert len(readings._found) == 2
+    """An importer hands act the action it made the text from (format_action): the same
+    events as the text read by the notation; refused as the text alone is."""
+    (plain, game), (given, same) = stores
+    action = service._parse(service.load(plain, game), "Ben", "buy CA")
+    with pytest.raises(service.CommandError) as refused:  # Ann's turn
+        service.act(given, same, "Ben", "buy CA", source="test", now=NOW, action=action)
+    with pytest.raises(service.CommandError) as alone:
+        service.act(plain, game, "Ben", "buy CA", source="test", now=NOW)
+    assert given.events(same) == []
+    for actor, text in [("Ann", "buy SV"), ("Ben", "pass")]:
+        action = service._parse(service.load(plain, game), actor, text)
+        assert format_action(action) == text
+        service.act(plain, game, actor, text, source="test", now=NOW)
+        service.act(given, same, actor, text, source="test", now=NOW, action=action)
+    assert str(refused.value) == str(alone.value)
+    assert events(given, same) == events(plain, game)

@@ -133,8 +133,6 @@ class Replay:
     applied: list[Applied] = field(default_factory=list)
     #: the standing orders in force (a site log sets none)
     orders: OrderBook | None = field(default_factory=lambda: OrderBook({}))
-    #: the texts of the commands sent so far, as read (most come again and again)
-    readings: service.Readings = field(default_factory=service.Readings)
     #: called with each site action and pbem's state just before it (the commands change
     #: that state in place afterwards: a hook copies what it keeps)
     watch: Callable[[SiteAction, GameState], None] | None = None
@@ -255,7 +253,7 @@ class Replay:
             result = service.act(self.store, self.game_id, command.actor, text,
                                  source=source, now=now, state=self.state,
                                  orders=self.orders, in_place=True,  # one command
-                                 readings=self.readings)
+                                 action=command.action)  # as the notation reads text
         except service.CommandError as exc:
             raise ImportStopped(self.refusal(site, f"{command.actor}: {text}",
                                              exc.message)) from None
