@@ -342,7 +342,7 @@ class Recorder:
         self.seq += 1
         self.store.append_event(self.game_id, self.seq, kind="command", command=action,
                                 text=canonical, actor=actor, source=source or self.source,
-                                received=self.now, facts=[f.to_json() for f in facts],
+                                received=self.now, facts=[f.for_json() for f in facts],
                                 log=log, as_stored=True, hash_later=True)
         assert decision.state is not None
         state.become(decision.state)

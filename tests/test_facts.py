@@ -14,10 +14,13 @@ from pbem import service
 from pbem.engine.errors import SetupError
 from pbem.engine.facts import (
     KINDS,
+    Cash,
     CorpClosed,
     Fact,
     MarketMove,
+    Note,
     Par,
+    RoundSet,
     Station,
     StationRemoved,
     TileLaid,
@@ -27,6 +30,7 @@ from pbem.engine.state import GameState
 from pbem.engine.title import load_title
 from pbem.engine.upcast import read_fact
 from pbem.store import open_store
+from pbem.store.base import canonical_json
 
 
 def played(title: str, seed: int, moves: int) -> SelfPlay:
@@ -45,8 +49,24 @@ def test_every_fact_reads_back_from_its_record(title: str) -> None:
             record = json.loads(json.dumps(fact.to_json()))
             assert record["f"] == fact.KIND and record.get("v", 1) == fact.VERSION
             assert KINDS[record["f"]].from_json(record) == fact
+            assert canonical_json(fact.for_json()) == canonical_json(fact.to_json())
             seen.add(fact.KIND)
     assert {"cash", "cert", "par", "market", "tile", "token", "round_set"} <= seen
+
+
+def test_a_fact_is_written_as_its_record_without_the_copies() -> None:
+    """for_json (what service.Recorder encodes) holds the fact's own values, tuples and
+    all, and JSON writes it as the record to_json makes."""
+    facts = [Note("connections", ("A1", ("B2", 3), {"run": ()})),
+             RoundSet({"turn": {"lays": ("yellow", "green"), "run": None}, "passes": 2}),
+             Par("PRR", 67, 1, 2, 3), Cash("p:Alice", "bank", 30)]
+    assert [f.for_json() != f.to_json() for f in facts] == [True, True, False, False]
+    for fact in facts:
+        held = fact.for_json()
+        assert canonical_json(held) == canonical_json(fact.to_json())
+        assert json.loads(canonical_json(held)) == fact.to_json()
+    assert canonical_json([f.for_json() for f in facts]) == \
+        canonical_json(service.Decision(facts).records)
 
 
 def test_a_game_rebuilt_from_its_records_is_the_game() -> None:
