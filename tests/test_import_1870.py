@@ -32,10 +32,10 @@ from pbem.importer.positions import CONNECTION, run_positions
 from pbem.importer.replay import Imported, Replay
 from pbem.importer.sitelog import SiteLog, read_log
 from pbem.importer.t1870 import (
-    CONNECTION_CHECK_UNREAD,
     TRACK_READING,
     asks_connections,
     connection_check_matters,
+    connection_check_unread,
 )
 from pbem.notation import format_action, parse_command
 from pbem.store import Store, open_store
@@ -321,10 +321,10 @@ def test_connection_check_matters_wherever_its_readings_may_answer_otherwise(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Replay.reread decides again only a command for which t1870.connection_check_matters
     says yes in a state it passes through (the state before it, then after each of its
-    facts; not again after a fact of CONNECTION_CHECK_UNREAD). On every 1870 log: each
+    facts; not again after a fact connection_check_unread names). On every 1870 log: each
     state in which a decision asks connection.eligible is one of these, and wherever
     eligible answers yes under either reading, connection_check_matters does too; and
-    after a fact of CONNECTION_CHECK_UNREAD it answers as before."""
+    after a fact connection_check_unread names it answers as before."""
     _, result, store = imported(name)
     asked: list[tuple[dict[str, object], bool]] = []
     real = connection.eligible
@@ -355,7 +355,7 @@ def test_connection_check_matters_wherever_its_readings_may_answer_otherwise(
         for fact in facts:
             apply_facts(state, [fact])
             passed.append(state.to_dict())
-            if asked and fact["f"] in CONNECTION_CHECK_UNREAD:
+            if asked and connection_check_unread(fact):
                 unread += 1
                 assert connection_check_matters(state) == before, (event["seq"], fact)
             elif asked:

@@ -12,10 +12,10 @@ from ..engine.state import GameState
 from ..engine.title import load_title
 from .sitelog import SiteLog
 from .t1870 import (
-    CONNECTION_CHECK_UNREAD,
     TRACK_READING,
     asks_connections,
     connection_check_matters,
+    connection_check_unread,
 )
 
 #: Options every imported game of the title gets: the site's readings.
@@ -93,18 +93,18 @@ class Reader:
     whether, in a state one of them passes through (the state before it, then after
     each of its facts in turn), what reads the option may answer otherwise under its
     values: when it says no in every one, the command decides the same. ``unread``:
-    the kinds of fact after which ``matters`` answers as before (it reads nothing they
-    change)."""
+    whether ``matters`` answers as before after a (stored) fact: it reads nothing the
+    fact changes."""
 
     asks: Callable[[GameState, list[dict[str, Any]]], bool]
     matters: Callable[[GameState], bool]
-    unread: frozenset[str] = frozenset()
+    unread: Callable[[dict[str, Any]], bool] = lambda fact: False
 
 
 #: for each option of an older reading, what reads it
 READ_BY: dict[str, Reader] = {
     "connection_check": Reader(asks_connections, connection_check_matters,
-                                CONNECTION_CHECK_UNREAD)}
+                                connection_check_unread)}
 
 #: options that decide nothing the log records: who sees what, who may undo, who reads
 #: private talk (the export writes the players in their seat order)

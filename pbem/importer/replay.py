@@ -330,8 +330,7 @@ def _matters_within(state: GameState, facts: list[dict[str, Any]],
         return True
     for fact in facts:
         apply_facts(state, [fact])
-        kind = fact.get("f")
-        if any(kind not in reader.unread and reader.matters(state) for reader in readers):
+        if any(not reader.unread(fact) and reader.matters(state) for reader in readers):
             return True
     return False
 

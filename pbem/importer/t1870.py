@@ -55,6 +55,15 @@ def asks_connections(state: GameState, facts: list[dict[str, Any]]) -> bool:
 #: only the round (round_new, round_set), some holder's cash (cash) or the priority
 #: (priority), none of which it reads
 CONNECTION_CHECK_UNREAD = frozenset({"round_new", "round_set", "cash", "priority"})
+#: fields of a company it does not read either (a ``corp`` fact setting only these)
+UNREAD_CORP_FIELDS = frozenset({"operated", "funded"})
+
+
+def connection_check_unread(fact: dict[str, Any]) -> bool:
+    """Whether connection_check_matters answers as before after this (stored) fact."""
+    kind = fact.get("f")
+    return kind in CONNECTION_CHECK_UNREAD or (
+        kind == "corp" and UNREAD_CORP_FIELDS.issuperset(fact.get("values") or {"?"}))
 
 
 def connection_check_matters(state: GameState) -> bool:
