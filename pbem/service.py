@@ -286,8 +286,8 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
     with store.transaction():
         if state is None:
             state = load(store, game_id)
-        elif not in_place:
-            state = state.clone()
+        elif not in_place:  # every change is a decision's state taken whole (Recorder)
+            state = state.shell()
         actor = resolve_player(state, actor)
         record = Recorder(store, game_id, source, now, result)
         book = OrderBook(orders.orders) if orders is not None else order_book(store, game_id)
@@ -310,7 +310,7 @@ def act(store: Store, game_id: int, actor: str, text: str, *, source: str, now: 
             except RulesError as exc:
                 suggestions = closest(line, legal_texts(state, actor))
                 raise CommandError(line, str(exc), suggestions) from exc
-            record.command(state, actor, action, decision.facts, decision.log, text=made)
+            record.command(state, actor, action, decision, text=made)
             if before is not None:
                 record.drops(book.changed(before, state, actor))
         run_orders(record, state, book)
@@ -332,15 +332,20 @@ class Recorder:
         self.seq = store.last_seq(game_id)
 
     def command(self, state: GameState, actor: str, action: dict[str, Any],
-                facts: list[Fact], log: list[str], source: str | None = None,
+                decision: Decision, source: str | None = None,
                 text: str | None = None) -> None:
+        """Record ``decision`` of ``action`` (``text``: format_action(action), when the
+        caller has it) and make ``state`` (the state decided on) the state it made
+        (``decision.state``, not the facts applied again)."""
+        facts, log = decision.facts, decision.log
         canonical = text if text is not None else format_action(action)
         self.seq += 1
         self.store.append_event(self.game_id, self.seq, kind="command", command=action,
                                 text=canonical, actor=actor, source=source or self.source,
                                 received=self.now, facts=[f.to_json() for f in facts],
                                 log=log, as_stored=True, hash_later=True)
-        apply_facts(state, facts)
+        assert decision.state is not None
+        state.become(decision.state)
         self.result.applied.append(Applied(self.seq, canonical, log, actor,
                                            auto=source is not None))
 
@@ -422,7 +427,7 @@ def _auto_command(record: Recorder, state: GameState, book: OrderBook, order: Or
     before = book.snapshot(state)
     decision = decide(state, order.player, action)  # legal: taken from legal_moves
     log = [f"({order.player}'s standing order {order.text})", *decision.log]
-    record.command(state, order.player, action, decision.facts, log,
+    record.command(state, order.player, action, Decision(decision.facts, log, decision.state),
                    source=f"auto {order.seq}")
     record.drops(book.changed(before, state, order.player))
 
@@ -514,15 +519,19 @@ def audit(store: Store, game_id: int) -> AuditResult:
                             bad)
             continue
         problem, decision = _audit_event(state, event)
-        try:
-            stored = apply_facts(state, event["facts"] or [])  # as facts of today (upcast)
-        except Exception as exc:  # noqa: BLE001 - a stored fact that cannot be applied
-            problems.append(Problem(game_id, event["seq"], f"its facts cannot be applied "
-                                    f"({type(exc).__name__}: {exc})"))
-            drop_bad_snapshots(store, game_id, bad, notes)
-            return AuditResult(len(events), problems, notes)
-        if problem is None and decision is not None and not _same_facts(decision, stored):
-            problem = f"{_short(event['text'])} gives different facts when decided again"
+        if decision is not None and decision.state is not None and \
+                decision.has_records(event["facts"] or []):
+            state = decision.state  # the stored facts' state: the decision's, made by them
+        else:
+            try:
+                stored = apply_facts(state, event["facts"] or [])  # facts of today (upcast)
+            except Exception as exc:  # noqa: BLE001 - a stored fact that cannot be applied
+                problems.append(Problem(game_id, event["seq"], f"its facts cannot be "
+                                        f"applied ({type(exc).__name__}: {exc})"))
+                drop_bad_snapshots(store, game_id, bad, notes)
+                return AuditResult(len(events), problems, notes)
+            if problem is None and decision is not None and not _same_facts(decision, stored):
+                problem = f"{_short(event['text'])} gives different facts when decided again"
         if problem:
             problems.append(Problem(game_id, event["seq"], problem))
         counted.append(event)

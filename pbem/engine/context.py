@@ -38,9 +38,10 @@ class Ctx:
         """Move ``amount`` dollars; the bank may go below zero (paid on paper, 7.0)."""
         if amount:
             self.emit(Cash(payer, payee, amount))
-            bank = bank_level(self.state)
-            if payer == BANK and (self.bank_low is None or bank < self.bank_low[0]):
-                self.bank_low = (bank, self.state.round.get("kind"))
+            if payer == BANK:
+                bank = bank_level(self.state)
+                if self.bank_low is None or bank < self.bank_low[0]:
+                    self.bank_low = (bank, self.state.round.get("kind"))
 
     def move_cert(self, corp: str, index: int, to: str) -> None:
         self.emit(Cert(corp, index, to))

@@ -60,6 +60,24 @@ class Fact:
             data[key] = plain(getattr(self, name))
         return data
 
+    def is_record(self, record: Mapping[str, Any]) -> bool:
+        """Whether ``record`` is this fact as stored: ``to_json() == record``, without
+        making the record."""
+        names = _json_names(type(self))
+        if self.VERSION > 1:
+            if record.get("v") != self.VERSION or len(record) != len(names) + 2:
+                return False
+        elif len(record) != len(names) + 1 or "v" in record:
+            return False
+        if record.get("f") != self.KIND:
+            return False
+        for name, key in names:
+            value = getattr(self, name)
+            if key not in record or record[key] != (value if type(value) in _SCALARS
+                                                    else plain(value)):
+                return False
+        return True
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Fact:
         """The fact of a record of this kind and version."""

@@ -25,11 +25,19 @@ ENGINE_VERSION = "2"
 class Decision:
     facts: list[Fact]
     log: list[str] = field(default_factory=list)
+    #: the state the facts make of the state decided on (the decision's own copy, which
+    #: nothing but the facts changed): a caller may take it instead of applying them
+    state: GameState | None = None
 
     @property
     def records(self) -> list[Record]:
         """The facts as they are stored (JSON)."""
         return [f.to_json() for f in self.facts]
+
+    def has_records(self, records: list[Record]) -> bool:
+        """Whether ``records`` are the facts as stored (``self.records == records``)."""
+        return len(records) == len(self.facts) and \
+            all(f.is_record(r) for f, r in zip(self.facts, records, strict=True))
 
 
 #: The referee's name as an actor (no player may take it, check_players).
@@ -56,7 +64,7 @@ def referee_decide(state: GameState, action: dict[str, Any]) -> Decision:
         ctx = Ctx(state.clone(), REFEREE)
         ctx.log("The referee ends the game.")
         end_game(ctx, "manual")
-        return Decision(ctx.facts, ctx.lines)
+        return Decision(ctx.facts, ctx.lines, ctx.state)
     raise RulesError("The referee may end the game (end game) or act for a player "
                      "(as Alice <command>); other commands are the players'.")
 
@@ -119,7 +127,7 @@ def decide(state: GameState, actor: str, action: dict[str, Any]) -> Decision:
         book(state).round(state).decide(ctx, action)
     book(state).after_decision(ctx)
     note_bank_break(ctx)
-    return Decision(ctx.facts, ctx.lines)
+    return Decision(ctx.facts, ctx.lines, ctx.state)
 
 
 def apply_facts(state: GameState, facts: Iterable[Fact | Mapping[str, Any]]) -> list[Fact]:

@@ -54,6 +54,12 @@ class Step:
         """The moves the step offers now, by player."""
         return {}
 
+    def offers_other(self, state: GameState, name: str, kinds: frozenset[str]) -> bool:
+        """Whether the step offers ``name`` a move now whose type is not one of ``kinds``:
+        what its ``moves`` list (a step that overrides this answers from the same
+        listing, stopping at the first such move)."""
+        return any(m["action"]["type"] not in kinds for m in self.moves(state).get(name, []))
+
     def holds(self, state: GameState) -> bool:
         """Whether the steps after it are not offered yet (operating turn listings)."""
         return False
@@ -96,6 +102,10 @@ class Round:
     def legal(self, state: GameState) -> Moves:
         raise NotImplementedError
 
+    def offers_other(self, state: GameState, name: str, kinds: frozenset[str]) -> bool:
+        """Whether ``legal`` offers ``name`` a move whose type is not one of ``kinds``."""
+        return any(m["action"]["type"] not in kinds for m in self.legal(state).get(name, []))
+
 
 @dataclass(frozen=True)
 class PlayersRound(Round):
@@ -121,6 +131,15 @@ class PlayersRound(Round):
             return waiting.moves(state)
         name = state.round["current"]
         return {name: self.offers(state, name)}
+
+    def offers_other(self, state: GameState, name: str, kinds: frozenset[str]) -> bool:
+        """As ``legal`` lists them, asked of the steps one by one until one offers such
+        a move (each may stop at its first)."""
+        waiting = self.waiting(state)
+        if waiting is not None:
+            return waiting.offers_other(state, name, kinds)
+        return name == state.round["current"] and \
+            any(step.offers_other(state, name, kinds) for step in self.steps if step.turn)
 
     def not_your_turn(self, state: GameState, actor: str) -> str:
         return f"It is {state.round['current']}'s turn, not {actor}'s."

@@ -8,6 +8,7 @@ player to buy or sell), ``turn`` ({bought, sold: [corps in order], acted}), ``so
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +64,7 @@ def may_buy_now(state: GameState, corp: str | None = None) -> str | None:
         return "You acted for a company this turn; that is the whole turn."
     name = state.round.get("current")
     if state.options.get("compliance") == "sell-first" and name in state.names and \
-            limit_problems(state, name) and sell_options(state, name):
+            limit_problems(state, name) and may_sell_any(state, name):
         return (f"{'; '.join(limit_problems(state, name))}: sell to come within the limits "
                 "before buying (option compliance=sell-first).")
     return None
@@ -290,7 +291,7 @@ def after_buy(ctx: Ctx, corp: str) -> None:
 def maybe_end_turn(ctx: Ctx) -> None:
     """After buying, the turn ends by itself when nothing more may be done in it."""
     state, actor = ctx.state, ctx.actor
-    if not sell_options(state, actor) or turn_order_rule(state) == "sell-buy":
+    if not may_sell_any(state, actor) or turn_order_rule(state) == "sell-buy":
         end_turn(ctx)
 
 
@@ -364,15 +365,25 @@ def larger_held(state: GameState, corp: str, name: str) -> int:
 
 def sell_options(state: GameState, name: str) -> dict[str, int]:
     """The most shares of each corporation ``name`` may sell now."""
+    return dict(sellable(state, name))
+
+
+def may_sell_any(state: GameState, name: str) -> bool:
+    """Whether ``name`` may sell shares now (``bool(sell_options(...))``, found without
+    trying every corporation)."""
+    return next(sellable(state, name), None) is not None
+
+
+def sellable(state: GameState, name: str) -> Iterator[tuple[str, int]]:
+    """Each corporation ``name`` may sell shares of now, with the most he may sell, in
+    the order of the corporations, found one after another."""
     if may_sell_now(state) is not None:
-        return {}
-    options = {}
+        return
     for corp in state.corps:
         for count in range(share_units(state, corp, player_holder(name)), 0, -1):
             if sale_blocker(state, name, corp, count) is None:
-                options[corp] = count
+                yield corp, count
                 break
-    return options
 
 
 def sell(ctx: Ctx, sales: list[dict[str, Any]]) -> None:
@@ -469,7 +480,7 @@ def answer_private_sale(ctx: Ctx, accepted: bool) -> None:
         turn = state.round["turn"]
         ctx.round_set(turn={**turn, "bought": True, "sold_before_buy": bool(turn["sold"]),
                             "private_bought": True})
-        if (not sell_options(state, buyer) or turn_order_rule(state) == "sell-buy") and \
+        if (not may_sell_any(state, buyer) or turn_order_rule(state) == "sell-buy") and \
                 not buys_after_private(state, buyer):
             end_turn(ctx, buyer)
 
@@ -487,7 +498,7 @@ def private_still_held(state: GameState, prop: dict[str, Any]) -> bool:
 def pass_or_done(ctx: Ctx) -> None:
     state, actor = ctx.state, ctx.actor
     problems = limit_problems(state, actor)
-    if problems and sell_options(state, actor):
+    if problems and may_sell_any(state, actor):
         raise RulesError(f"{'; '.join(problems)}: sell enough certificates before ending your "
                          "turn.", cite(ctx.state, "certificates"))
     if state.round["turn"]["acted"]:
@@ -581,6 +592,11 @@ class BuyShares(Step):
             return {name: buys_after_private(state, name)}
         return {}
 
+    def offers_other(self, state: GameState, name: str, kinds: frozenset[str]) -> bool:
+        if name != state.round["current"] or may_buy_now(state) is not None:
+            return super().offers_other(state, name, kinds)
+        return any(m["action"]["type"] not in kinds for m in each_buy_move(state, name))
+
 
 class SellShares(Step):
     """Shares sold to the bank pool (5.1)."""
@@ -599,6 +615,10 @@ class SellShares(Step):
             moves.append({"action": {"type": "sell", "sales": [{"corp": corp, "count": least}]},
                           "min": least, "max": most})
         return {name: moves}
+
+    def offers_other(self, state: GameState, name: str, kinds: frozenset[str]) -> bool:
+        return "sell" not in kinds and name == state.round["current"] and \
+            may_sell_any(state, name)
 
 
 class SellPrivate(Step):
@@ -628,7 +648,7 @@ class PassOrDone(Step):
 
     def moves(self, state: GameState) -> Moves:
         name = state.round["current"]
-        if limit_problems(state, name) and sell_options(state, name):
+        if limit_problems(state, name) and may_sell_any(state, name):
             return {}
         return {name: [{"action": {"type": "pass"}}]}
 
@@ -650,15 +670,19 @@ STOCK_ROUND = StockRound("stock", STEPS)
 
 
 def buy_moves(state: GameState, name: str) -> list[dict[str, Any]]:
-    moves: list[dict[str, Any]] = []
+    return list(each_buy_move(state, name))
+
+
+def each_buy_move(state: GameState, name: str) -> Iterator[dict[str, Any]]:
+    """The purchases ``name`` may make now (buy_moves), found one after another."""
     cash = player_cash(state, name)
     for corp, c in state.corps.items():
         if c.par is None and c.certs[0] == IPO:
             for price in state.rules.market.par_prices:
                 if cash >= 2 * price and buy_blockers(state, name, corp, 2, False) is None and \
                         certificate_count(state, name) < certificate_limit(state):
-                    moves.append({"action": {"type": "par", "corp": corp, "price": price},
-                                  "price": 2 * price})
+                    yield {"action": {"type": "par", "corp": corp, "price": price},
+                           "price": 2 * price}
             continue
         if c.par is None:
             continue
@@ -668,10 +692,9 @@ def buy_moves(state: GameState, name: str) -> list[dict[str, Any]]:
         for where, cost in ((IPO, c.par), (POOL, state.price(corp))):
             if cost is not None and ordinary_indexes(state, corp, where) and cash >= cost:
                 source = "ipo" if where == IPO else "pool"
-                moves.append({"action": {"type": "buy_share", "corp": corp, "source": source,
-                                         "count": 1}, "price": cost})
-        moves += larger_certificate_moves(state, name, corp, counted)
-    return moves
+                yield {"action": {"type": "buy_share", "corp": corp, "source": source,
+                                  "count": 1}, "price": cost}
+        yield from larger_certificate_moves(state, name, corp, counted)
 
 
 def larger_certificate_moves(state: GameState, name: str, corp: str,

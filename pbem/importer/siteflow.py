@@ -5,9 +5,9 @@ site on when it happens."""
 from __future__ import annotations
 
 from ..engine.errors import RulesError
-from ..engine.game import decide, legal_moves
+from ..engine.game import decide
 from ..engine.operating import PlaceStation
-from ..engine.registry import rulebook_of
+from ..engine.registry import book, rulebook_of
 from ..engine.state import GameState
 
 #: the site's phases in which players may buy private companies from each other in a
@@ -41,11 +41,19 @@ NOT_HIS_TURN = frozenset({"pass", "exchange", "redeem", "reissue"})
 
 def site_passes_for(state: GameState, player: str) -> bool:
     """The site passes by itself for a stock-round player it offers nothing but a pass
-    (asked first whether it offers him a private company: quicker than his moves)."""
+    (asked first whether it offers him a private company: quicker than his moves): none
+    of his legal moves (legal_moves) is of a kind other than NOT_HIS_TURN. Asked of the
+    round, which stops at the first such move, and of the title's side moves; the
+    exchanges legal_moves adds are all of NOT_HIS_TURN."""
     if site_offers_private(state, player):
         return False
+    if state.finished:
+        return True
+    rules = book(state)
+    if rules.round(state).offers_other(state, player, NOT_HIS_TURN):
+        return False
     return all(m["action"]["type"] in NOT_HIS_TURN
-               for m in legal_moves(state).get(player, []))
+               for m in rules.side_moves(state).get(player, []))
 
 
 def station_offered(state: GameState, corp: str) -> bool:

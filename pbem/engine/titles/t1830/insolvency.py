@@ -66,6 +66,8 @@ def repay(ctx: Ctx) -> None:
     """After each command: the money an insolvent company and its administrator hold
     goes to the bank until the loan is repaid (7.7)."""
     state = ctx.state
+    if not any(c.loan > 0 and not c.closed for c in state.corps.values()):
+        return  # (the loop below makes no loan: nothing to repay, without the sorting)
     for sym in repayment_order(state, list(state.corps)):
         corp = state.corps[sym]
         if corp.loan <= 0 or corp.closed:
