@@ -27,11 +27,16 @@ from pbem.engine.orrun import revenue_column, revenue_rules, train_specs
 from pbem.engine.state import GameState
 from pbem.engine.titles.t1870 import connection
 from pbem.importer import export_game, import_log, outcome, replay
-from pbem.importer.options import READ_BY
+from pbem.importer.options import READ_BY, Reader
 from pbem.importer.positions import CONNECTION, run_positions
 from pbem.importer.replay import Imported, Replay
 from pbem.importer.sitelog import SiteLog, read_log
-from pbem.importer.t1870 import TRACK_READING, asks_connections
+from pbem.importer.t1870 import (
+    TRACK_READING,
+    asks_connections,
+    connection_check_matters,
+    connection_check_unread,
+)
 from pbem.notation import format_action, parse_command
 from pbem.store import Store, open_store
 
@@ -233,18 +238,25 @@ def test_connection_check_track_for_a_log_of_early_2021() -> None:
     assert state_at(BANK, 344).options["connection_check"] == "train"
 
 
+@pytest.mark.parametrize("matters", ["as read", "always"])
 def test_an_older_reading_found_late_keeps_the_decisions_before_it(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        matters: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """34110.json's record needs connection_check=track at its action 220: the game takes
-    the option there and goes on (Replay.reread: the commands before it that may ask for
-    connection runs are decided again under it, the same facts), instead of replaying
-    the log from the start.  Both ways store the same events and options."""
-    _, once, store = imported(OLD)
+    the option there and goes on (Replay.reread: the commands before it whose decision
+    may read it to another answer are decided again under it, the same facts), instead
+    of replaying the log from the start.  Both ways store the same events and options;
+    and so when every command that may read it is decided again ("always": on the game
+    rebuilt up to each)."""
+    now = "2024-01-01T00:00:00+00:00"
+    if matters == "always":
+        reader = READ_BY["connection_check"]
+        monkeypatch.setitem(READ_BY, "connection_check",
+                            Reader(reader.asks, lambda state: True))
+    store = open_store(":memory:", now=now)
+    _, once = import_log(store, FIXTURES / "1870" / OLD, now=now)
     monkeypatch.setattr(Replay, "reread", lambda *_: False)  # from the start instead
-    again_store = open_store(":memory:", now="2024-01-01T00:00:00+00:00",
-                             secret=store.secret)  # the same hashes
-    _, again = import_log(again_store, FIXTURES / "1870" / OLD,
-                          now="2024-01-01T00:00:00+00:00")
+    again_store = open_store(":memory:", now=now, secret=store.secret)  # the same hashes
+    _, again = import_log(again_store, FIXTURES / "1870" / OLD, now=now)
     assert once.readings == again.readings == TRACK_READING
     assert store.game(once.game_id)["options"] == again_store.game(again.game_id)["options"]
     fields = ("seq", "kind", "command", "text", "actor", "source", "facts", "log", "hash")
@@ -266,7 +278,8 @@ def test_an_older_reading_is_not_kept_when_a_decision_before_it_differs(
             decision.log.append("(differs)")
         return decision
 
-    monkeypatch.setitem(READ_BY, "connection_check", lambda state, facts: True)
+    monkeypatch.setitem(READ_BY, "connection_check",
+                        Reader(lambda state, facts: True, lambda state: True))
     monkeypatch.setattr(replay, "decide", other)
     store = open_store(":memory:", now="2024-01-01T00:00:00+00:00")
     log, result = import_log(store, FIXTURES / "1870" / OLD, now="2024-01-01T00:00:00+00:00")
@@ -301,6 +314,56 @@ def test_every_command_that_asks_for_connection_runs_is_one_reread_decides_again
         apply_facts(state, event["facts"] or [])
     assert asking
 
+
+
+@pytest.mark.parametrize("name", LOGS_1870)
+def test_connection_check_matters_wherever_its_readings_may_answer_otherwise(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replay.reread decides again only a command for which t1870.connection_check_matters
+    says yes in a state it passes through (the state before it, then after each of its
+    facts; not again after a fact connection_check_unread names). On every 1870 log: each
+    state in which a decision asks connection.eligible is one of these, and wherever
+    eligible answers yes under either reading, connection_check_matters does too; and
+    after a fact connection_check_unread names it answers as before."""
+    _, result, store = imported(name)
+    asked: list[tuple[dict[str, object], bool]] = []
+    real = connection.eligible
+
+    def eligible(state: GameState, corp: str) -> bool:
+        answers = []
+        for check in ("train", "track"):
+            trial = state.clone()
+            trial.options = {**state.options, "connection_check": check}
+            answers.append(real(trial, corp))
+        if any(answers):
+            assert connection_check_matters(state), (corp, answers)
+        asked.append((state.to_dict(), any(answers)))
+        return real(state, corp)
+
+    monkeypatch.setattr(connection, "eligible", eligible)
+    state = service.initial(store, result.game_id)
+    calls = yes = unread = 0
+    for event in store.events(result.game_id):
+        facts = event["facts"] or []
+        if event["kind"] != "command":
+            apply_facts(state, facts)
+            continue
+        asked.clear()
+        assert decide(state, event["actor"], event["command"]).records == facts
+        passed = [state.to_dict()]
+        before = connection_check_matters(state) if asked else False
+        for fact in facts:
+            apply_facts(state, [fact])
+            passed.append(state.to_dict())
+            if asked and connection_check_unread(fact):
+                unread += 1
+                assert connection_check_matters(state) == before, (event["seq"], fact)
+            elif asked:
+                before = connection_check_matters(state)
+        for at, answered in asked:
+            assert at in passed, event["seq"]
+            calls, yes = calls + 1, yes + answered
+    assert calls and unread and (yes or name == MADNESS)  # Mississippi: no connection run
 
 # -- the referee ends the game -----------------------------------------------------------------
 

@@ -5,12 +5,18 @@ the log's optional rules."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine.state import GameState
 from ..engine.title import load_title
 from .sitelog import SiteLog
-from .t1870 import TRACK_READING, asks_connections
+from .t1870 import (
+    TRACK_READING,
+    asks_connections,
+    connection_check_matters,
+    connection_check_unread,
+)
 
 #: Options every imported game of the title gets: the site's readings.
 SITE_READINGS: dict[str, dict[str, str]] = {
@@ -79,11 +85,26 @@ OPTIONAL_RULES: dict[str, dict[str, dict[str, str]]] = {
 #: imported game then plays with them)
 OLDER_READINGS: dict[str, dict[str, str]] = {"1870": TRACK_READING}
 
-#: for each option of an older reading, the stored commands (by the state before them
-#: and their facts) whose decision may read it: any other decides the same under every
-#: value of the option
-READ_BY: dict[str, Callable[[GameState, list[dict[str, Any]]], bool]] = {
-    "connection_check": asks_connections}
+@dataclass(frozen=True)
+class Reader:
+    """What reads an option of an older reading, for Replay.reread: ``asks`` names the
+    stored commands (by the state before them and their facts) whose decision may read
+    it, any other deciding the same under every value of the option; ``matters`` says
+    whether, in a state one of them passes through (the state before it, then after
+    each of its facts in turn), what reads the option may answer otherwise under its
+    values: when it says no in every one, the command decides the same. ``unread``:
+    whether ``matters`` answers as before after a (stored) fact: it reads nothing the
+    fact changes."""
+
+    asks: Callable[[GameState, list[dict[str, Any]]], bool]
+    matters: Callable[[GameState], bool]
+    unread: Callable[[dict[str, Any]], bool] = lambda fact: False
+
+
+#: for each option of an older reading, what reads it
+READ_BY: dict[str, Reader] = {
+    "connection_check": Reader(asks_connections, connection_check_matters,
+                                connection_check_unread)}
 
 #: options that decide nothing the log records: who sees what, who may undo, who reads
 #: private talk (the export writes the players in their seat order)

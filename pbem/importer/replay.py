@@ -18,7 +18,7 @@ from ..identity import MAX_NAME, skeleton
 from ..notation import format_action
 from ..orders import OrderBook
 from ..store import Store
-from .options import READ_BY, site_options
+from .options import READ_BY, Reader, site_options
 from .sitelog import (
     CHAT_TYPES,
     INERT_TYPES,
@@ -281,30 +281,58 @@ class Replay:
         ``step_or_take_back``). When every command before it decides the same under them,
         the game takes them (``recorded``: its options with them, as created) and True is
         returned: the replay goes on from that action. Only the commands whose decision
-        may read the options are decided again (options.READ_BY: most never do), on the
-        game rebuilt from its facts. False when one decides otherwise, an option has no
-        such rule, or hooks watch the replay: the caller replays the log from the start
-        (the game and its events are then rolled back with the transaction)."""
-        readers = [READ_BY.get(key) for key in options]
-        if self.watch is not None or self.settled is not None or None in readers:
+        may read the options (options.READ_BY: most never do) and may read them to
+        another answer (``_matters_within``: most cannot) are decided again, on the game
+        rebuilt from its facts. False when one decides otherwise, an option has no such
+        rule, or hooks watch the replay: the caller replays the log from the start (the
+        game and its events are then rolled back with the transaction)."""
+        found = [READ_BY.get(key) for key in options]
+        readers = [reader for reader in found if reader is not None]
+        if self.watch is not None or self.settled is not None or len(readers) < len(found):
             return False
         _, entries = self.began
         self.store.replace_options(self.game_id, recorded)
+        events = self.store.events(self.game_id)
         state = service.initial(self.store, self.game_id)
-        for event in self.store.events(self.game_id):
+        for index, event in enumerate(events):
             facts = event["facts"] or []
-            if event["kind"] == "command" and any(read(state, facts)
-                                                  for read in readers if read):
+            asking = [reader for reader in readers if reader.asks(state, facts)] \
+                if event["kind"] == "command" else []
+            if not asking:
+                apply_facts(state, facts)
+            elif _matters_within(state, facts, asking):
+                state = self._rebuilt(events[:index])  # the state before it, again
                 try:
                     decision = decide(state, event["actor"], event["command"])
                 except RulesError:
                     return False
                 if decision.records != facts or decision.log != event["log"]:
                     return False
-            apply_facts(state, facts)
+                apply_facts(state, facts)
         self.state = state
         del self.applied[entries:]  # the action's entry: made again when it is replayed
         return True
+
+    def _rebuilt(self, events: list[dict[str, Any]]) -> GameState:
+        state = service.initial(self.store, self.game_id)
+        for event in events:
+            apply_facts(state, event["facts"] or [])
+        return state
+
+
+def _matters_within(state: GameState, facts: list[dict[str, Any]],
+                    readers: list[Reader]) -> bool:
+    """Whether a reader's option may matter in a state the command passes through (the
+    state before it, then after each of its facts: its decision applied each as it made
+    it; a reader is not asked again after a fact it does not read), ``state`` stepped
+    through the facts meanwhile: fully when not, up to that state when so."""
+    if any(reader.matters(state) for reader in readers):
+        return True
+    for fact in facts:
+        apply_facts(state, [fact])
+        if any(not reader.unread(fact) and reader.matters(state) for reader in readers):
+            return True
+    return False
 
 
 def translator_for(log: SiteLog, names: dict[str, str]) -> Translator:

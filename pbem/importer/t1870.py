@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.orrun import fewest_stops
 from ..engine.state import POOL as POOL_HOLDER
 from ..engine.state import GameState
+from ..engine.titles.t1870 import connection
 from ..engine.titles.t1870.connection import eligible
 from . import ids
 from .common import CommonTranslator
@@ -48,6 +50,42 @@ def asks_connections(state: GameState, facts: list[dict[str, Any]]) -> bool:
             return True
     return False
 
+
+#: kinds of fact after which connection_check_matters answers as before: they change
+#: only the round (round_new, round_set), some holder's cash (cash) or the priority
+#: (priority), none of which it reads
+CONNECTION_CHECK_UNREAD = frozenset({"round_new", "round_set", "cash", "priority"})
+#: fields of a company it does not read either (a ``corp`` fact setting only these)
+UNREAD_CORP_FIELDS = frozenset({"operated", "funded"})
+
+
+def connection_check_unread(fact: dict[str, Any]) -> bool:
+    """Whether connection_check_matters answers as before after this (stored) fact."""
+    kind = fact.get("f")
+    return kind in CONNECTION_CHECK_UNREAD or (
+        kind == "corp" and UNREAD_CORP_FIELDS.issuperset(fact.get("values") or {"?"}))
+
+
+def connection_check_matters(state: GameState) -> bool:
+    """Whether ``connection.eligible`` may answer otherwise under the two values of
+    ``connection_check`` in this state: for no company, unless one may connect
+    (``connection.may_connect``: else both answer no), its longest train has a length
+    (else both ask of a train of any length) and a walk along the track joins its home
+    to its destination (``fewest_stops`` with no bound): both answer yes only with one,
+    the train's reading asking that walk first (bounded by the train: a walk within the
+    bound is a walk), the track's reading a route from home to the destination (a
+    route is a walk). Stepped through a command's facts, a state for which this is
+    false at every step is one whose asks answer the same (Replay.reread)."""
+    for corp in state.corps:
+        if not connection.may_connect(state, corp) or \
+                connection.longest_train(state, corp)[1] is None:
+            continue
+        home = connection.home_stop(state, corp)
+        assert home is not None  # may_connect
+        if fewest_stops(state.map, state.board, home, connection.destination_stops(state, corp),
+                        corp, None) is not None:
+            return True
+    return False
 
 #: the site's destination choice -> pbem's ``destination`` marker word
 MARKER_CHOICES = {"Map": "place", "Charter": "keep"}
