@@ -58,8 +58,12 @@ class ByWhatWasRead(Generic[Place, Answer]):
         callers do not change it."""
         full = (*map(id, objects), key)
         found = self._found.get(full)
-        if found is not None and all(looks(place) == seen for place, seen in found[1]):
-            return found[2]
+        if found is not None:
+            for place, seen in found[1]:  # (a loop: a generator's calls cost as much)
+                if looks(place) != seen:
+                    break
+            else:
+                return found[2]
         read: set[Place] = set()
         answer = make(read)
         if len(self._found) >= self.limit:

@@ -391,7 +391,11 @@ def choose_rotation(state: GameState, corp: str | None, coord: str, tile_id: str
 
     def lays(rotations: list[int]) -> list[int]:
         """The distinct placements among ``rotations`` that connect (first of each)."""
-        legal = [r for r in rotations if corp is None or connects(state, corp, coord, tile_id, r)]
+        if corp is None or not rotations:
+            return distinct_placements(state, coord, tile_id, rotations)
+        position = position_key(state.map, state.board)  # the same for every rotation
+        legal = [r for r in rotations
+                 if connects(state, corp, coord, tile_id, r, position=position)]
         return distinct_placements(state, coord, tile_id, legal)
 
     if paths and exits is None:
@@ -500,19 +504,21 @@ def near_hexes(state: GameState, corp: str) -> list[str]:
 
 
 def connects(state: GameState, corp: str, coord: str, tile_id: str, rotation: int,
-             reach: Reach | None = None, arrivals: Arrivals | None = None) -> bool:
+             reach: Reach | None = None, arrivals: Arrivals | None = None, *,
+             position: Any = None) -> bool:
     """The tile-lay connection rule of the game: "open" (the corporation reaches some
     track of the new tile), "restrictive" (semi-restricted: new track extends a route or
     a reached city rises in value) or "strict" (restricted: new track extends a
     route).  ``reach``: corp_reach(state, corp), ``arrivals``: corp_arrivals(state, corp),
-    when the caller has them (a listing asks for every candidate)."""
+    when the caller has them (a listing asks for every candidate); ``position``:
+    orrun.position_key of the state's board, when the caller has it."""
     rule = state.options.get("tile_lay", "open")
     if reach is None:
         # first what the routes found breadth first prove (part of the reach: the tests
         # can only say yes more often with more): those found whole when a listing has
         # made them for this position (Arrivals), else those found so far, followed only
         # as far as it takes (FirstRoutes: the same routes)
-        position = position_key(state.map, state.board)
+        position = position or position_key(state.map, state.board)
         known = _ARRIVALS_CACHE.get((position, corp))
         if known is None and _first_routes_prove(state, corp, coord, tile_id, rotation, rule,
                                                  position):

@@ -43,7 +43,8 @@ def rulebook_of(title: str) -> Rulebook:
 
 def book(state: GameState) -> Rulebook:
     """The rulebook of the game ``state`` is a position of."""
-    return rulebook_of(state.title)
+    found = _BOOKS.get(state.title)  # (asked several times a decision: no second call)
+    return found if found is not None else rulebook_of(state.title)
 
 
 def cite(state: GameState, key: str) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from .errors import SetupError
@@ -253,7 +253,19 @@ class Title:
         return self.corporations[sym]
 
     def train(self, name: str) -> TrainDef:
-        return next(t for t in self.trains if t.name == name)
+        found = self._trains_by_name.get(name)
+        if found is None:
+            return next(t for t in self.trains if t.name == name)  # StopIteration, as before
+        return found
+
+    @cached_property
+    def _trains_by_name(self) -> dict[str, TrainDef]:
+        """The trains by name, the first of each name (asked for every train a company
+        runs or holds, after every turn)."""
+        found: dict[str, TrainDef] = {}
+        for train in self.trains:
+            found.setdefault(train.name, train)
+        return found
 
     def phase(self, name: str) -> PhaseDef:
         return next(p for p in self.phases if p.name == name)

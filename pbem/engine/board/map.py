@@ -200,11 +200,15 @@ class BoardState:
         return cls(tiles_left=dict(board_map.manifest))
 
     def copy(self) -> BoardState:
-        """A copy sharing nothing mutable (tiles are immutable tuples)."""
-        return BoardState(dict(self.tiles),
-                          {c: [list(s) for s in stops] for c, stops in self.tokens.items()},
-                          dict(self.tiles_left),
-                          {k: dict(v) for k, v in self.markers.items()})
+        """A copy sharing nothing mutable (tiles are immutable tuples); made without the
+        dataclass's constructor (every state's copy makes one), its fields in order."""
+        copy = object.__new__(BoardState)
+        copy.__dict__ = {
+            "tiles": dict(self.tiles),
+            "tokens": {c: [list(s) for s in stops] for c, stops in self.tokens.items()},
+            "tiles_left": dict(self.tiles_left),
+            "markers": {k: dict(v) for k, v in self.markers.items()}}
+        return copy
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -145,19 +145,23 @@ def rotation_problem(
     """The checks of one rotation: old track and stations kept, exits fit the map."""
     new = board_map.tiles[tile_id]
     old, old_rot = tile_at(board_map, board, coord)
-    exits = "-".join(hexes.edge_name(e) for e in sorted(new.exits(rotation)))
-    where = f"tile {tile_id} on {coord} ({exits})"
+    edges = sorted(new.exits(rotation))
+
+    def where() -> str:  # made only for a problem (most rotations asked have none)
+        exits = "-".join(hexes.edge_name(e) for e in edges)
+        return f"tile {tile_id} on {coord} ({exits})"
+
     if not upgrade_maps(old, old_rot, new, rotation, join=old.id in board_map.joining):
-        return f"With {where} the existing track of {coord} would not be kept."
-    for edge in sorted(new.exits(rotation)):
+        return f"With {where()} the existing track of {coord} would not be kept."
+    for edge in edges:
         problem = board_map.exit_problem(coord, edge)
         if problem is not None:
-            return f"With {where} {problem}."
+            return f"With {where()} {problem}."
     if token_map(board_map, board, coord, tile_id, rotation) is None:
-        return f"With {where} the stations on {coord} would not keep their cities."
+        return f"With {where()} the stations on {coord} would not keep their cities."
     hex_ = board_map.hexes[coord]
     if river_closed and hex_.river is not None and not _river_ok(hex_, new, rotation):
-        return f"With {where} track would cross the river, which is closed."
+        return f"With {where()} track would cross the river, which is closed."
     return None
 
 
