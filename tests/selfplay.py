@@ -35,6 +35,7 @@ class SelfPlay:
         name, action = pick(self.state, self.rng)
         decision = decide(self.state, name, action)
         apply_facts(self.state, decision.facts)
+        decision.state = None  # kept in the history: its facts, not a whole game a command
         self.history.append((name, action, decision))
         return name, action, decision
 
