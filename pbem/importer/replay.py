@@ -294,14 +294,17 @@ class Replay:
         self.store.replace_options(self.game_id, recorded)
         events = self.store.events(self.game_id)
         state = service.initial(self.store, self.game_id)
-        for index, event in enumerate(events):
+        for event in events:
             facts = event["facts"] or []
             asking = [reader for reader in readers if reader.asks(state, facts)] \
                 if event["kind"] == "command" else []
             if not asking:
                 apply_facts(state, facts)
-            elif _matters_within(state, facts, asking):
-                state = self._rebuilt(events[:index])  # the state before it, again
+                continue
+            stepped = state.clone()  # stepped through its facts, as far as they matter
+            if not _matters_within(stepped, facts, asking):
+                state = stepped
+            else:  # decided again on the state before it
                 try:
                     decision = decide(state, event["actor"], event["command"])
                 except RulesError:
@@ -312,12 +315,6 @@ class Replay:
         self.state = state
         del self.applied[entries:]  # the action's entry: made again when it is replayed
         return True
-
-    def _rebuilt(self, events: list[dict[str, Any]]) -> GameState:
-        state = service.initial(self.store, self.game_id)
-        for event in events:
-            apply_facts(state, event["facts"] or [])
-        return state
 
 
 def _matters_within(state: GameState, facts: list[dict[str, Any]],
